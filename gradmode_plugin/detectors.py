@@ -56,19 +56,24 @@ def _is_library(filename: str) -> bool:
     return filename.startswith(_LIBRARY_DIRS) or any(m in filename for m in _LIBRARY_MARKERS)
 
 
-def user_frame(skip: int = 1) -> str | None:
-    """``file:line in function: code`` of the innermost caller outside torch, Lightning and this package."""
+def user_frame(skip: int = 1, depth: int = 3) -> str | None:
+    """``file:line in function: code`` of the innermost callers outside torch, Lightning and this package.
+
+    Up to ``depth`` user frames, innermost first and joined by ``" <- "``: the layer that saved a tensor is
+    rarely the line that enabled grad, which usually sits a frame or two further out.
+    """
+    import linecache
+
+    found: list[str] = []
     frame = sys._getframe(skip)
-    while frame is not None:
+    while frame is not None and len(found) < depth:
         code = frame.f_code
         if not _is_library(code.co_filename):
-            import linecache
-
             line = linecache.getline(code.co_filename, frame.f_lineno).strip()
             where = f"{code.co_filename}:{frame.f_lineno} in {code.co_name}"
-            return f"{where}: {line}" if line else where
+            found.append(f"{where}: {line}" if line else where)
         frame = frame.f_back  # type: ignore[assignment]
-    return None
+    return " <- ".join(found) or None
 
 
 def code_location(fn: Callable[..., Any]) -> str | None:
@@ -230,11 +235,20 @@ class ParamsWatch:
         self._flagged: set[str] = set()
 
     def changed_versions(self) -> list[str]:
-        found = [n for n, t, _, v in self._items if t._version != v and n not in self._flagged]
+        """Written in place since the last call, and really different (a same-value write is no change)."""
+        found = []
+        for i, (name, tensor, copy, version) in enumerate(self._items):
+            if tensor._version == version or name in self._flagged:
+                continue
+            self._items[i] = (name, tensor, copy, tensor._version)
+            with torch.no_grad():
+                if not torch.equal(tensor.detach(), copy):
+                    found.append(name)
         self._flagged.update(found)
         return found
 
     def changed_values(self) -> list[str]:
+        """Every entry whose value differs from the copy (writes through ``.data`` bump no version)."""
         with torch.no_grad():
             found = [n for n, t, copy, _ in self._items if n not in self._flagged and not torch.equal(t.detach(), copy)]
         self._flagged.update(found)

@@ -1,0 +1,97 @@
+"""Shared fixtures: a small correct LightningModule, generated data and a quiet CPU Trainer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import pytorch_lightning as pl
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+
+
+class ToyModule(pl.LightningModule):
+    """A correct model with BatchNorm and Dropout: the guard must find nothing in it."""
+
+    def __init__(self, lr: float = 0.1) -> None:
+        super().__init__()
+        self.lr = lr
+        self.net = nn.Sequential(nn.Linear(8, 16), nn.BatchNorm1d(16), nn.ReLU(), nn.Dropout(0.5), nn.Linear(16, 2))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.net(x)
+
+    def training_step(self, batch: Any, batch_idx: int) -> torch.Tensor:
+        x, y = batch
+        loss = nn.functional.cross_entropy(self(x), y)
+        self.log("train_loss", loss)
+        return loss
+
+    def validation_step(self, batch: Any, batch_idx: int) -> None:
+        x, y = batch
+        self.log("val_loss", nn.functional.cross_entropy(self(x), y))
+
+    def test_step(self, batch: Any, batch_idx: int) -> None:
+        x, y = batch
+        self.log("test_loss", nn.functional.cross_entropy(self(x), y))
+
+    def predict_step(self, batch: Any, batch_idx: int) -> torch.Tensor:
+        return self(batch[0]).softmax(-1)
+
+    def configure_optimizers(self) -> torch.optim.Optimizer:
+        return torch.optim.SGD(self.parameters(), lr=self.lr)
+
+
+def make_loader(n: int = 32, batch_size: int = 8, seed: int = 0) -> DataLoader:
+    g = torch.Generator().manual_seed(seed)
+    data = TensorDataset(torch.randn(n, 8, generator=g), torch.randint(0, 2, (n,), generator=g))
+    return DataLoader(data, batch_size=batch_size)
+
+
+@pytest.fixture
+def loader() -> DataLoader:
+    return make_loader()
+
+
+@pytest.fixture
+def make_trainer(tmp_path: Any) -> Callable[..., pl.Trainer]:
+    def factory(**kwargs: Any) -> pl.Trainer:
+        options: dict[str, Any] = dict(
+            accelerator="cpu",
+            devices=1,
+            max_epochs=1,
+            logger=False,
+            enable_checkpointing=False,
+            enable_progress_bar=False,
+            enable_model_summary=False,
+            default_root_dir=str(tmp_path),
+        )
+        options.update(kwargs)
+        return pl.Trainer(**options)
+
+    return factory
+
+
+def flags(module: nn.Module) -> list[bool]:
+    return [m.training for m in module.modules()]
+
+
+def hook_count(module: nn.Module) -> int:
+    """Every hook of every submodule, so tests can prove none is left behind."""
+    total = 0
+    for m in module.modules():
+        for name in vars(m):
+            if name.endswith("_hooks") and isinstance(getattr(m, name), dict):
+                total += len(getattr(m, name))
+    return total
+
+
+@pytest.fixture(autouse=True)
+def _no_leaked_grad_state() -> Any:
+    """Every test must leave grad mode and inference mode as it found them."""
+    yield
+    assert torch.is_grad_enabled(), "a test left grad mode disabled"
+    assert not torch.is_inference_mode_enabled(), "a test left inference mode enabled"
+    assert torch._C._autograd._top_saved_tensors_default_hooks(False) is None, "a saved-tensor hook was left pushed"
