@@ -25,6 +25,7 @@ class StageSummary:
     batches: int = 0
     grad_context: str | None = None
     reason: str = ""
+    grad_contexts: dict[str, str] = dataclasses.field(default_factory=dict)
     train_allowed: list[str] = dataclasses.field(default_factory=list)
     counts: dict[str, int] = dataclasses.field(default_factory=_zero_counts)
     allowed: dict[str, int] = dataclasses.field(default_factory=dict)
@@ -124,7 +125,8 @@ class Report:
         lines = []
         for name, s in self.stages.items():
             kinds = ", ".join(f"{k}={n}" for k, n in s.counts.items() if n) or "none"
-            lines.append(f"{name}: {s.runs} run(s), {s.batches} batch(es) under {s.grad_context} ({s.reason})")
+            contexts = "; ".join(f"{c} ({why})" for c, why in s.grad_contexts.items()) or str(s.grad_context)
+            lines.append(f"{name}: {s.runs} run(s), {s.batches} batch(es) under {contexts}")
             lines.append(f"  violations: {s.violations} ({kinds})")
             lines.append(f"  kept in train mode by allow_train: {', '.join(s.train_allowed) or 'none'}")
             if s.allowed:

@@ -64,7 +64,7 @@ def resolve_grad_mode(
         return requested, f"grad_mode={requested!r} was requested"
     if no_inference_reason:
         return "no_grad", no_inference_reason
-    if world()[1] >= 1 and _backend() == "gloo":
+    if _backend() == "gloo":
         return "no_grad", "gloo process group: collectives on inference tensors are not reliable"
     if inside_training:
         return "no_grad", "evaluation inside training: inference tensors could not be reused by training code"
@@ -145,7 +145,7 @@ class EvaluationScope:
     # -- stage -----------------------------------------------------------------------------------------------
     def __enter__(self) -> EvaluationScope:
         summary = self.report.stage(self.stage)
-        if summary.grad_context != CONTEXT_NAMES[self.mode] and self.rank == 0:
+        if CONTEXT_NAMES[self.mode] not in summary.grad_contexts and self.rank == 0:
             log.info("gradmode: %s runs under torch.%s (%s)", self.stage, CONTEXT_NAMES[self.mode], self.reason)
         with contextlib.ExitStack() as stack:
             modes = ModuleModes(self.model, self.allow_train)
@@ -167,6 +167,7 @@ class EvaluationScope:
         summary.runs += 1
         summary.grad_context = CONTEXT_NAMES[self.mode]
         summary.reason = self.reason
+        summary.grad_contexts[summary.grad_context] = self.reason
         return self
 
     def __exit__(

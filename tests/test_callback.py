@@ -327,9 +327,8 @@ def test_saliency_under_allow_grad(make_trainer: Any, grad_mode: str) -> None:
 def test_saliency_without_allow_grad_is_flagged(make_trainer: Any) -> None:
     class Unmarked(Saliency):
         def test_step(self, batch: Any, batch_idx: int) -> None:
-            x, y = batch
             with torch.inference_mode(False), torch.enable_grad():
-                x = x.clone().requires_grad_()
+                x = batch[0].clone().requires_grad_()
                 torch.autograd.grad(self(x).sum(), x)
 
     with pytest.raises(GradModeViolation, match="graph_built"):
@@ -560,7 +559,8 @@ def test_record_policy_collects_and_logs_counts(make_trainer: Any, tmp_path: Pat
     make_trainer(callbacks=[guard], logger=logger).validate(AlwaysEnableGrad(), make_loader())
     assert guard.report.counts["validation"]["graph_built"] == 4
     assert [v.batch_idx for v in guard.report.violations if v.kind == "graph_built"] == [0, 1, 2, 3]
-    rows = list(csv.DictReader(open(Path(logger.log_dir) / "metrics.csv")))
+    with open(Path(logger.log_dir) / "metrics.csv") as f:
+        rows = list(csv.DictReader(f))
     assert any(r.get("gradmode/validation/graph_built") == "4.0" for r in rows)
     data = guard.report.to_dict()
     assert data["total"] == 8 and data["counts"]["validation"]["output_requires_grad"] == 4

@@ -1,0 +1,59 @@
+"""Module flags and grad contexts."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from conftest import flags
+from torch import nn
+
+from gradmode_plugin import ModuleModes, grad_context
+
+
+class Net(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.backbone = nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2))
+        self.head = nn.Sequential(nn.Dropout(), nn.Linear(2, 2))
+        self.aux = nn.Dropout()
+
+
+def test_eval_everywhere_but_allowed_modules_and_their_children() -> None:
+    model = Net()
+    modes = ModuleModes(model, allow_train=("head",))
+    assert modes.apply() == ["head"]
+    assert model.head.training and model.head[0].training and model.head[1].training
+    assert not model.training and not model.backbone[1].training and not model.aux.training
+    assert not modes.any_training()
+
+
+def test_globs_match_names_from_named_modules() -> None:
+    model = Net()
+    modes = ModuleModes(model, allow_train=("*.0", "aux"))
+    assert sorted(modes.apply()) == ["aux", "backbone.0", "head.0"]
+
+
+def test_restore_puts_back_every_flag_exactly() -> None:
+    model = Net()
+    model.backbone.eval()  # a frozen backbone
+    before = flags(model)
+    modes = ModuleModes(model)
+    modes.apply()
+    model.head.train()
+    assert modes.training_modules() == ["head"]
+    modes.restore()
+    assert flags(model) == before
+
+
+def test_unknown_pattern_is_an_error_that_lists_names() -> None:
+    with pytest.raises(ValueError, match=r"\['head.dropot'\] match no module of Net.*'backbone'"):
+        ModuleModes(Net(), allow_train=("head.dropot",))
+
+
+def test_no_grad_context_leaves_an_outer_inference_mode() -> None:
+    with torch.inference_mode(), grad_context("no_grad"):
+        assert not torch.is_inference_mode_enabled() and not torch.is_grad_enabled()
+        made = torch.ones(1)
+    assert not made.is_inference()
+    with grad_context("inference"):
+        assert torch.is_inference_mode_enabled()

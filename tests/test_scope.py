@@ -1,0 +1,181 @@
+"""The plain-PyTorch API: ``evaluating(...)`` has the callback's semantics on a hand-written loop."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+import torch
+from conftest import flags, hook_count
+from torch import nn
+
+from gradmode_plugin import GradModeViolation, allow_grad, evaluating
+
+
+def make_model() -> nn.Module:
+    torch.manual_seed(0)
+    return nn.Sequential(nn.Linear(8, 16), nn.BatchNorm1d(16), nn.ReLU(), nn.Dropout(0.5), nn.Linear(16, 2))
+
+
+BATCHES = [torch.randn(4, 8, generator=torch.Generator().manual_seed(i)) for i in range(4)]
+
+
+def run(model: nn.Module, body: Any = None, **kwargs: Any) -> Any:
+    """A typical loop; ``body(model, i, x)`` replaces the forward to plant a bug."""
+    with evaluating(model, **kwargs) as scope:
+        for i, x in enumerate(BATCHES):
+            with scope.batch(i):
+                out = body(model, i, x) if body else model(x)
+                scope.check_output(out)
+    return scope
+
+
+def test_correct_loop_passes_and_restores_everything() -> None:
+    model = make_model()
+    model[1].eval()
+    before = flags(model)
+    scope = run(model, check_params=True)
+    assert scope.report.total == 0
+    assert scope.report.stage("evaluation").batches == 4
+    assert flags(model) == before and hook_count(model) == 0
+
+
+def test_auto_picks_no_grad_inside_training_and_inference_mode_otherwise() -> None:
+    model = make_model()
+    seen: list[bool] = []
+
+    def body(m: nn.Module, i: int, x: torch.Tensor) -> torch.Tensor:
+        seen.append(torch.is_inference_mode_enabled())
+        return m(x)
+
+    model.train()
+    assert run(model, body).mode == "no_grad"
+    model.eval()
+    assert run(model, body).mode == "inference"
+    assert seen == [False] * 4 + [True] * 4
+
+
+def test_enable_grad_raises_at_its_batch_and_state_is_restored() -> None:
+    model = make_model()
+    before = flags(model)
+
+    def body(m: nn.Module, i: int, x: torch.Tensor) -> torch.Tensor:
+        if i == 2:
+            with torch.enable_grad():
+                return m(x).detach()
+        return m(x)
+
+    with pytest.raises(GradModeViolation) as info:
+        run(model, body, grad_mode="no_grad")
+    assert (info.value.kind, info.value.violation.batch_idx, info.value.violation.stage) == (
+        "graph_built",
+        2,
+        "evaluation",
+    )
+    assert "test_scope.py" in (info.value.violation.where or "")
+    assert flags(model) == before and hook_count(model) == 0
+
+
+def test_exception_restores_the_exact_outer_state() -> None:
+    model = make_model()
+    with torch.inference_mode():
+        with pytest.raises(ValueError), evaluating(model, grad_mode="no_grad"):
+            assert not torch.is_inference_mode_enabled()
+            raise ValueError
+        assert torch.is_inference_mode_enabled()
+    with torch.no_grad():
+        with pytest.raises(ValueError), evaluating(model, grad_mode="inference"):
+            raise ValueError
+        assert not torch.is_grad_enabled() and not torch.is_inference_mode_enabled()
+    assert all(flags(model)) and hook_count(model) == 0
+
+
+def test_graph_in_worker_thread() -> None:
+    model = make_model()
+
+    def body(m: nn.Module, i: int, x: torch.Tensor) -> torch.Tensor:
+        out: list[torch.Tensor] = []
+        thread = threading.Thread(target=lambda: out.append(m(x).detach()), name="worker")
+        thread.start()
+        thread.join()
+        return out[0]
+
+    with pytest.raises(GradModeViolation) as info:
+        run(model, body, grad_mode="no_grad")
+    assert info.value.kind == "graph_built" and "thread 'worker'" in info.value.violation.detail
+    assert info.value.violation.batch_idx == 0 and info.value.violation.module == "0"
+
+
+def test_train_mode_and_running_stats() -> None:
+    def body(m: nn.Module, i: int, x: torch.Tensor) -> torch.Tensor:
+        if i == 1:
+            m.train()
+        return m(x)
+
+    scope = run(make_model(), body, on_violation="record")
+    kinds = [(v.kind, v.batch_idx, v.module) for v in scope.report.violations]
+    assert kinds[:2] == [("train_mode", 1, ""), ("running_stats_updated", 1, "1")]
+
+
+def test_leaked_set_grad_enabled_is_flagged() -> None:
+    def body(m: nn.Module, i: int, x: torch.Tensor) -> torch.Tensor:
+        out = m(x)
+        if i == 3:
+            torch.set_grad_enabled(True)
+        return out
+
+    with pytest.raises(GradModeViolation) as info:
+        run(make_model(), body)
+    assert (info.value.kind, info.value.violation.batch_idx) == ("grad_enabled", 3)
+
+
+def test_output_that_requires_grad() -> None:
+    def body(m: nn.Module, i: int, x: torch.Tensor) -> Any:
+        return {"out": m(x), "w": [m[0].weight]}
+
+    with pytest.raises(GradModeViolation, match=r"output\['w'\]\[0\] requires grad"):
+        run(make_model(), body)
+
+
+def test_params_changed() -> None:
+    def body(m: nn.Module, i: int, x: torch.Tensor) -> torch.Tensor:
+        if i == 2:
+            m[4].bias.add_(1.0)
+        return m(x)
+
+    with pytest.raises(GradModeViolation) as info:
+        run(make_model(), body, check_params=True)
+    assert (info.value.kind, info.value.violation.batch_idx, info.value.violation.module) == ("params_changed", 2, "4")
+
+
+def test_without_batches_checks_run_once_at_exit() -> None:
+    model = make_model()
+    with pytest.raises(GradModeViolation) as info, evaluating(model):
+        model[3].train()
+    assert (info.value.kind, info.value.violation.batch_idx, info.value.violation.module) == ("train_mode", None, "3")
+    assert all(flags(model))
+
+
+@pytest.mark.parametrize("grad_mode", ["inference", "no_grad"])
+def test_allow_grad_inside_evaluating(grad_mode: str) -> None:
+    model = make_model()
+    with evaluating(model, grad_mode=grad_mode) as scope:
+        x = BATCHES[0] * 1.0  # made under the guard's context
+        with scope.batch(0), allow_grad("saliency"):
+            x = x.clone().requires_grad_()
+            model(x).sum().backward()
+    assert x.grad is not None and scope.report.total == 0
+    assert scope.report.stage("evaluation").allowed == {"saliency": 1}
+
+
+def test_allow_grad_needs_a_reason() -> None:
+    with pytest.raises(ValueError, match="reason"), allow_grad(""):
+        pass
+
+
+def test_evaluating_rejects_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="grad_mode='fast'"):
+        evaluating(make_model(), grad_mode="fast")
+    with pytest.raises(ValueError, match="torch.nn.Module"):
+        evaluating("model")  # type: ignore[arg-type]
