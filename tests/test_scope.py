@@ -177,5 +177,5 @@ def test_allow_grad_needs_a_reason() -> None:
 def test_evaluating_rejects_bad_arguments() -> None:
     with pytest.raises(ValueError, match="grad_mode='fast'"):
         evaluating(make_model(), grad_mode="fast")
-    with pytest.raises(ValueError, match="torch.nn.Module"):
+    with pytest.raises(ValueError, match=r"torch\.nn\.Module"):
         evaluating("model")  # type: ignore[arg-type]
