@@ -10,7 +10,7 @@ import torch
 from conftest import flags, hook_count
 from torch import nn
 
-from gradmode_plugin import GradModeViolation, allow_grad, evaluating
+from gradmode_plugin import GradModeViolation, evaluating
 
 
 def make_model() -> nn.Module:
@@ -155,23 +155,6 @@ def test_without_batches_checks_run_once_at_exit() -> None:
         model[3].train()
     assert (info.value.kind, info.value.violation.batch_idx, info.value.violation.module) == ("train_mode", None, "3")
     assert all(flags(model))
-
-
-@pytest.mark.parametrize("grad_mode", ["inference", "no_grad"])
-def test_allow_grad_inside_evaluating(grad_mode: str) -> None:
-    model = make_model()
-    with evaluating(model, grad_mode=grad_mode) as scope:
-        x = BATCHES[0] * 1.0  # made under the guard's context
-        with scope.batch(0), allow_grad("saliency"):
-            x = x.clone().requires_grad_()
-            model(x).sum().backward()
-    assert x.grad is not None and scope.report.total == 0
-    assert scope.report.stage("evaluation").allowed == {"saliency": 1}
-
-
-def test_allow_grad_needs_a_reason() -> None:
-    with pytest.raises(ValueError, match="reason"), allow_grad(""):
-        pass
 
 
 def test_evaluating_rejects_bad_arguments() -> None:
