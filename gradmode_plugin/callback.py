@@ -214,7 +214,9 @@ class GradModeGuard(*_callback_bases()):  # type: ignore[misc]
             scope.check_output(value, f"self.log({name!r}) value", where=user_frame(2))
             return log_fn(name, value, *args, **kwargs)
 
-        return guarded_log
+        # Lightning's logging is opaque to torch.compile already; keep this frame-walking check out of a compiled
+        # step too, instead of adding graph breaks (and a warning) at every call site.
+        return torch.compiler.disable(guarded_log)
 
     def _log_counts(self, trainer: Any, stage: str) -> None:
         if stage == "sanity_check" or not trainer.loggers:

@@ -9,7 +9,7 @@ import contextlib
 import logging
 import threading
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from types import TracebackType
 from typing import Any, Final, Literal
 
@@ -199,18 +199,31 @@ class EvaluationScope:
         summary.peak_allocated_bytes = max(summary.peak_allocated_bytes or 0, peak)
 
     # -- batches ---------------------------------------------------------------------------------------------
-    @contextlib.contextmanager
-    def batch(self, batch_idx: int, dataloader_idx: int | None = None) -> Iterator[None]:
-        """Run one batch under the guard's grad context and check it when it ends."""
+    def batch(self, batch_idx: int, dataloader_idx: int | None = None) -> _Batch:
+        """Run one batch under the guard's grad context and check it when it ends (a context manager)."""
         self.batch_idx = batch_idx
         self.dataloader_idx = dataloader_idx
         self._batches += 1
-        self.check_grad_enabled("at the start of the batch")
-        with grad_context(self.mode):
-            yield
-            self.check_grad_enabled("at the end of the batch")
-        self._check_batch_end()
-        self.raise_pending()
+        return _Batch(self)
+
+    def _enter_batch(self) -> contextlib.AbstractContextManager[None] | None:
+        if self.check_grad_enabled("at the start of the batch"):
+            torch.set_grad_enabled(False)  # contain the leak; the stage's own context restores the outer state
+        # Entering a context costs more than the rest of the per-batch work: only when the state is not right.
+        if torch.is_inference_mode_enabled() == (self.mode == "inference"):
+            return None
+        context = grad_context(self.mode)
+        context.__enter__()
+        return context
+
+    def _exit_batch(self, context: contextlib.AbstractContextManager[None] | None, failed: bool) -> None:
+        if not failed and self.check_grad_enabled("at the end of the batch"):
+            torch.set_grad_enabled(False)
+        if context is not None:
+            context.__exit__(None, None, None)
+        if not failed:
+            self._check_batch_end()
+            self.raise_pending()
 
     def check_output(self, obj: Any, what: str = "step output", where: str | None = None) -> None:
         """Flag a tensor inside ``obj`` that requires grad (it keeps a graph or a parameter alive)."""
@@ -222,10 +235,12 @@ class EvaluationScope:
                 detail=f"{path} requires grad",
             )
 
-    def check_grad_enabled(self, when: str) -> None:
-        """Flag grad mode found enabled at a boundary (outside ``allow_grad``)."""
+    def check_grad_enabled(self, when: str) -> bool:
+        """Flag grad mode found enabled at a boundary (outside ``allow_grad``); True when it was."""
         if torch.is_grad_enabled() and _allowed_reason.get() is None:
             self.found("grad_enabled", detail=f"grad mode was enabled {when}")
+            return True
+        return False
 
     def apply_modes(self) -> None:
         """Put the model in eval mode again (except ``allow_train``), e.g. after a framework's own ``eval()``."""
@@ -359,6 +374,24 @@ class EvaluationScope:
         message = f"gradmode: violations during {self.stage} on {len(offenders)} rank(s) ({described})"
         message += "\n" + (own.describe() if own else f"this rank ({self.rank}) found none; see rank {first_rank}")
         raise GradModeViolation(violation, message)
+
+
+class _Batch:
+    """The per-batch context: a small class, not a generator, because it runs once per batch."""
+
+    __slots__ = ("_context", "_scope")
+
+    def __init__(self, scope: EvaluationScope) -> None:
+        self._scope = scope
+        self._context: contextlib.AbstractContextManager[None] | None = None
+
+    def __enter__(self) -> None:
+        self._context = self._scope._enter_batch()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._scope._exit_batch(self._context, failed=exc_type is not None)
 
 
 def _backend() -> str | None:
