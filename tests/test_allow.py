@@ -6,9 +6,9 @@ import threading
 
 import pytest
 import torch
-from test_scope import BATCHES, make_model
 
 from gradmode_plugin import GradModeViolation, allow_grad, evaluating
+from tests.test_scope import BATCHES, make_model
 
 
 @pytest.mark.parametrize("grad_mode", ["inference", "no_grad"])

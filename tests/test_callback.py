@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 import pytorch_lightning as pl
 import torch
-from conftest import ToyModule, flags, hook_count, make_loader
 from torch import nn
 
 from gradmode_plugin import GradModeGuard, GradModeViolation, GradModeWarning, allow_grad
+from tests.conftest import ToyModule, flags, hook_count, make_loader
 
 THIS_FILE = Path(__file__).name
 

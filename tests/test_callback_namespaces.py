@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 import torch
-from conftest import make_loader
 from torch import nn
 
 from gradmode_plugin import GradModeGuard, GradModeViolation
+from tests.conftest import make_loader
 
 L = pytest.importorskip("lightning.pytorch")
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 import torch
-from conftest import flags
 from torch import nn
 
 from gradmode_plugin import ModuleModes, grad_context
+from tests.conftest import flags
 
 
 class Net(nn.Module):

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 import torch
-from conftest import flags, hook_count
 from torch import nn
 
 from gradmode_plugin import GradModeViolation, evaluating
+from tests.conftest import flags, hook_count
 
 
 def make_model() -> nn.Module:
