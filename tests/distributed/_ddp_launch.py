@@ -1,0 +1,151 @@
+"""Start a 2-process CPU DDP run of ``_ddp_run.py`` ourselves, one subprocess per rank, and collect the outcome.
+
+Lightning is never asked to re-launch anything: each process gets its rank through the environment
+(``LOCAL_RANK`` makes Lightning treat the processes as created externally). A run that does not finish within
+the timeout is a hang: both processes are killed and the test fails with their output.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SCRIPT = Path(__file__).with_name("_ddp_run.py")
+WORLD_SIZE = 2
+#: Hang detection only: a healthy run takes seconds.
+TIMEOUT_S = 180.0
+#: What a rank prints when its peer went away in the middle of a collective.
+TRANSPORT_ERRORS = ("connection closed by peer", "connection reset")
+
+
+@dataclasses.dataclass
+class RankResult:
+    rank: int
+    returncode: int
+    stdout: str
+    stderr: str
+    result: dict[str, Any] | None
+
+    @property
+    def outcome(self) -> str | None:
+        return None if self.result is None else self.result["outcome"]
+
+    def describe(self) -> str:
+        return (
+            f"--- rank {self.rank}: exit {self.returncode}, result {json.dumps(self.result, indent=1)[:3000]}\n"
+            f"--- stderr (tail):\n{self.stderr[-4000:]}"
+        )
+
+
+@dataclasses.dataclass
+class DDPRun:
+    ranks: list[RankResult]
+    out: Path
+
+    def describe(self) -> str:
+        return "\n".join(r.describe() for r in self.ranks)
+
+    def transport_errors(self) -> list[str]:
+        found = []
+        for r in self.ranks:
+            text = (r.stdout + r.stderr + json.dumps(r.result)).lower()
+            found += [f"rank {r.rank}: {e!r}" for e in TRANSPORT_ERRORS if e in text]
+        return found
+
+    def rank_zero_report(self) -> dict[str, Any] | None:
+        path = self.out / "report.json"
+        return json.loads(path.read_text()) if path.exists() else None
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _env(rank: int, port: int) -> dict[str, str]:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("SLURM_", "TORCHELASTIC_", "PL_", "LT_", "OMPI_", "PMI_"))
+        and k not in ("GROUP_RANK", "LOCAL_WORLD_SIZE", "JSM_NAMESPACE_RANK")
+    }
+    env.update(
+        MASTER_ADDR="127.0.0.1",
+        MASTER_PORT=str(port),
+        WORLD_SIZE=str(WORLD_SIZE),
+        NODE_RANK="0",
+        LOCAL_RANK=str(rank),
+        RANK=str(rank),
+        OMP_NUM_THREADS="1",
+        PYTHONUNBUFFERED="1",
+        CUDA_VISIBLE_DEVICES="",
+    )
+    if sys.platform.startswith("linux"):
+        env.setdefault("GLOO_SOCKET_IFNAME", "lo")
+    return env
+
+
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def launch(out: Path, *args: str, timeout: float = TIMEOUT_S) -> DDPRun:
+    """Run ``_ddp_run.py --out OUT *args`` on 2 ranks; fail the test when they do not all end in time."""
+    out.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    procs: list[subprocess.Popen[bytes]] = []
+    logs = []
+    try:
+        for rank in range(WORLD_SIZE):
+            stdout = open(out / f"rank{rank}.stdout", "wb")  # noqa: SIM115 - closed below
+            stderr = open(out / f"rank{rank}.stderr", "wb")  # noqa: SIM115 - closed below
+            logs += [stdout, stderr]
+            cmd = [sys.executable, str(SCRIPT), "--out", str(out), *args]
+            procs.append(
+                subprocess.Popen(
+                    cmd, env=_env(rank, port), stdout=stdout, stderr=stderr, cwd=out, start_new_session=True
+                )
+            )
+        deadline = time.monotonic() + timeout
+        hung: list[int] = []
+        for rank, proc in enumerate(procs):
+            try:
+                proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                hung.append(rank)
+    finally:
+        for proc in procs:
+            _kill(proc)
+        for f in logs:
+            f.close()
+    ranks = []
+    for rank, proc in enumerate(procs):
+        result_file = out / f"rank{rank}.json"
+        ranks.append(
+            RankResult(
+                rank=rank,
+                returncode=proc.returncode,
+                stdout=(out / f"rank{rank}.stdout").read_text(errors="replace"),
+                stderr=(out / f"rank{rank}.stderr").read_text(errors="replace"),
+                result=json.loads(result_file.read_text()) if result_file.exists() else None,
+            )
+        )
+    run = DDPRun(ranks=ranks, out=out)
+    if hung:
+        pytest.fail(f"rank(s) {hung} still running after {timeout:.0f} s (hang); killed\n{run.describe()}")
+    return run

@@ -1,0 +1,156 @@
+"""One rank of a 2-process CPU DDP run (gloo) with the guard, started by the tests with the rank in the env.
+
+The tests set ``MASTER_ADDR``, ``MASTER_PORT``, ``WORLD_SIZE``, ``NODE_RANK``, ``LOCAL_RANK`` and ``RANK``
+themselves; with ``LOCAL_RANK`` set, Lightning treats the processes as created externally and launches nothing.
+
+Each rank writes ``rank<N>.json`` into the output folder: ``{"outcome": "ok"}`` or the exception's type and
+message, and its own view of the guard's report. Rank zero alone writes ``report.json`` (the aggregated report)
+after a run that finished.
+
+Usage::
+
+    python _ddp_run.py --out DIR [--bug] [--policy raise|record] [--no-guard] [--fn fit|validate] [--bench N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+import pytorch_lightning as pl
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+
+from gradmode_plugin import GradModeGuard
+from gradmode_plugin.distributed import all_reduce_sum
+from gradmode_plugin.violations import KINDS
+
+
+class Net(pl.LightningModule):
+    """A tiny model; with ``bug=True`` rank 1 alone builds an autograd graph in ``validation_step``."""
+
+    def __init__(self, bug: bool = False) -> None:
+        super().__init__()
+        self.bug = bug
+        self.net = nn.Sequential(nn.Linear(8, 16), nn.BatchNorm1d(16), nn.ReLU(), nn.Dropout(0.2), nn.Linear(16, 2))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.net(x)
+
+    def training_step(self, batch: Any, batch_idx: int) -> torch.Tensor:
+        x, y = batch
+        return nn.functional.cross_entropy(self(x), y)
+
+    def validation_step(self, batch: Any, batch_idx: int) -> None:
+        x, y = batch
+        if self.bug and self.global_rank == 1:
+            with torch.enable_grad():
+                out = self(x)
+        else:
+            out = self(x)
+        self.log("val_loss", nn.functional.cross_entropy(out, y).detach(), sync_dist=True)
+
+    def configure_optimizers(self) -> torch.optim.Optimizer:
+        return torch.optim.SGD(self.parameters(), lr=0.1)
+
+
+def loader(n: int = 32, seed: int = 0) -> DataLoader:
+    g = torch.Generator().manual_seed(seed)
+    data = TensorDataset(torch.randn(n, 8, generator=g), torch.randint(0, 2, (n,), generator=g))
+    return DataLoader(data, batch_size=4)
+
+
+def make_trainer(callbacks: list[Any], out: Path, **kwargs: Any) -> pl.Trainer:
+    options: dict[str, Any] = dict(
+        accelerator="cpu",
+        devices=2,
+        strategy="ddp",
+        max_epochs=1,
+        limit_train_batches=2,
+        limit_val_batches=2,
+        num_sanity_val_steps=0,
+        logger=False,
+        enable_checkpointing=False,
+        enable_progress_bar=False,
+        enable_model_summary=False,
+        default_root_dir=str(out),
+        callbacks=callbacks,
+    )
+    options.update(kwargs)
+    return pl.Trainer(**options)
+
+
+def bench(trainer: pl.Trainer, model: Net, repeats: int) -> dict[str, float]:
+    """Time the guard's agreement collective alone, and a clean validation with and without the guard.
+
+    Each figure is the median over its repeats (seconds).
+    """
+    table = torch.zeros(trainer.world_size, len(KINDS), dtype=torch.int64)
+    for _ in range(10):
+        all_reduce_sum(table.zero_())
+    torch.distributed.barrier()
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        all_reduce_sum(table.zero_()).cpu().tolist()
+        samples.append(time.perf_counter() - start)
+    timings = {"all_reduce_s": statistics.median(samples)}
+    validate: dict[bool, list[float]] = {False: [], True: []}
+    for _ in range(10):
+        for guarded in (False, True):
+            validator = make_trainer([GradModeGuard()] if guarded else [], Path(trainer.default_root_dir))
+            torch.distributed.barrier()
+            start = time.perf_counter()
+            validator.validate(model, dataloaders=loader(), verbose=False)
+            validate[guarded].append(time.perf_counter() - start)
+    timings["validate_plain_s"] = statistics.median(validate[False])
+    timings["validate_guard_s"] = statistics.median(validate[True])
+    return timings
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--bug", action="store_true", help="rank 1 builds a graph in validation_step")
+    parser.add_argument("--policy", default="raise", choices=("raise", "warn", "record"))
+    parser.add_argument("--no-guard", action="store_true")
+    parser.add_argument("--fn", default="fit", choices=("fit", "validate"), help="what the trainer runs")
+    parser.add_argument("--bench", type=int, default=0, help="after fit, time the collective this many times")
+    args = parser.parse_args()
+
+    rank = int(os.environ["RANK"])
+    pl.seed_everything(0, verbose=False)
+    guard = GradModeGuard(on_violation=args.policy)
+    callbacks = [] if args.no_guard else [guard]
+    trainer = make_trainer(callbacks, args.out)
+    model = Net(bug=args.bug)
+    result: dict[str, Any] = {"rank": rank, "global_rank": None, "world_size": None}
+    try:
+        if args.fn == "fit":
+            trainer.fit(model, train_dataloaders=loader(), val_dataloaders=loader(seed=1))
+        else:
+            trainer.validate(model, dataloaders=loader(seed=1), verbose=False)
+        result["outcome"] = "ok"
+        if args.bench:
+            result["bench"] = bench(trainer, model, args.bench)
+    except BaseException as exc:  # every rank reports what it died of
+        result.update(outcome="error", type=type(exc).__name__, message=str(exc), traceback=traceback.format_exc())
+    result["global_rank"] = trainer.global_rank
+    result["world_size"] = trainer.world_size
+    result["report"] = guard.report.to_dict()
+    (args.out / f"rank{rank}.json").write_text(json.dumps(result, indent=2))
+    if result["outcome"] == "ok" and trainer.is_global_zero:
+        (args.out / "report.json").write_text(json.dumps(guard.report.to_dict(), indent=2))
+    return 0 if result["outcome"] == "ok" else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

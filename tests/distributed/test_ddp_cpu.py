@@ -1,0 +1,122 @@
+"""Two CPU processes under DDP (gloo): every rank agrees on violations, raises together and never hangs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from gradmode_plugin.violations import KINDS
+from tests.distributed._ddp_launch import TIMEOUT_S, DDPRun, launch
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def run_ddp(tmp_path: Path) -> Callable[..., DDPRun]:
+    """``run_ddp(*args)``: run ``_ddp_run.py`` on two ranks, each in its own folder under ``tmp_path``."""
+    counter = iter(range(100))
+
+    def factory(*args: str, timeout: float = TIMEOUT_S) -> DDPRun:
+        return launch(tmp_path / f"run{next(counter)}", *args, timeout=timeout)
+
+    return factory
+
+
+def _assert_no_transport_error(run: DDPRun) -> None:
+    errors = run.transport_errors()
+    assert not errors, f"a rank lost its peer in a collective: {errors}\n{run.describe()}"
+
+
+@pytest.mark.parametrize("fn", ["fit", "validate"])
+def test_violation_on_one_rank_raises_on_every_rank(run_ddp: Callable[..., DDPRun], fn: str) -> None:
+    run = run_ddp("--bug", "--policy", "raise", "--fn", fn)
+
+    _assert_no_transport_error(run)
+    for r in run.ranks:
+        assert r.result is not None, f"rank {r.rank} wrote no outcome\n{run.describe()}"
+        assert r.result["world_size"] == 2 and r.result["global_rank"] == r.rank, run.describe()
+        assert r.outcome == "error", f"rank {r.rank} did not fail\n{run.describe()}"
+        assert r.result["type"] == "GradModeViolation", run.describe()
+        message = r.result["message"]
+        assert "rank 1: graph_built" in message, message
+        assert "1 rank(s)" in message and "rank 0:" not in message, message
+        assert "validation" in message, message
+        assert r.returncode != 0
+    # Rank 1 names its own finding; rank 0 says it found none and points at rank 1.
+    assert "this rank (0) found none; see rank 1" in run.ranks[0].result["message"]
+    assert "[graph_built]" in run.ranks[1].result["message"]
+    assert run.rank_zero_report() is None
+
+
+def test_buggy_run_without_the_guard_finishes(run_ddp: Callable[..., DDPRun]) -> None:
+    """The planted bug is harmless to DDP itself: what stops the run above is the guard."""
+    run = run_ddp("--bug", "--no-guard")
+
+    _assert_no_transport_error(run)
+    assert [r.outcome for r in run.ranks] == ["ok", "ok"], run.describe()
+
+
+def test_same_run_without_the_bug_finishes(run_ddp: Callable[..., DDPRun]) -> None:
+    run = run_ddp("--policy", "raise")
+
+    _assert_no_transport_error(run)
+    for r in run.ranks:
+        assert r.outcome == "ok", run.describe()
+        assert r.returncode == 0, run.describe()
+        assert r.result["report"]["total"] == 0
+    report = run.rank_zero_report()
+    assert report is not None, "rank zero wrote no report"
+    validation = report["stages"]["validation"]
+    assert validation["grad_context"] == "no_grad"  # gloo and inside fit
+    assert validation["violations"] == 0
+    assert validation["batches"] == 2  # this rank's batches
+    assert validation["rank_counts"] == {"0": dict.fromkeys(KINDS, 0), "1": dict.fromkeys(KINDS, 0)}
+    # Only rank zero writes the aggregated report.
+    assert sorted(p.name for p in run.out.glob("report*.json")) == ["report.json"]
+
+
+def test_record_policy_rank_zero_report_shows_rank_one(run_ddp: Callable[..., DDPRun]) -> None:
+    run = run_ddp("--bug", "--policy", "record")
+
+    _assert_no_transport_error(run)
+    for r in run.ranks:
+        assert r.outcome == "ok", run.describe()
+    report = run.rank_zero_report()
+    assert report is not None, "rank zero wrote no report"
+    validation = report["stages"]["validation"]
+    rank_counts = validation["rank_counts"]
+    assert rank_counts["0"] == dict.fromkeys(KINDS, 0), rank_counts
+    # Two validation batches on rank 1, one graph_built each; nothing else.
+    assert rank_counts["1"] == {**dict.fromkeys(KINDS, 0), "graph_built": 2}, rank_counts
+    # Totals on rank zero cover every rank, though its own list of violations holds only its own (none).
+    assert validation["counts"]["graph_built"] == 2
+    assert report["total"] == 2
+    assert report["violations"] == []
+    # Rank 1 keeps the details of what it found.
+    rank1 = run.ranks[1].result["report"]
+    assert {v["kind"] for v in rank1["violations"]} == {"graph_built"}
+    assert {v["rank"] for v in rank1["violations"]} == {1}
+    assert rank1["stages"]["validation"]["rank_counts"] == rank_counts
+
+
+def test_agreement_collective_cost(run_ddp: Callable[..., DDPRun], capsys: pytest.CaptureFixture[str]) -> None:
+    """Times the guard's one all-reduce per stage and a clean validation with and without the guard.
+
+    Only reports the figures (``pytest -s``); nothing here asserts on time.
+    """
+    run = run_ddp("--bench", "200")
+
+    _assert_no_transport_error(run)
+    for r in run.ranks:
+        assert r.outcome == "ok", run.describe()
+        bench = r.result["bench"]
+        assert set(bench) == {"all_reduce_s", "validate_plain_s", "validate_guard_s"}
+        with capsys.disabled():
+            print(
+                f"\n[rank {r.rank}] agreement all_reduce ([2, {len(KINDS)}] int64, gloo): "
+                f"{bench['all_reduce_s'] * 1e6:.0f} us; validate 2 batches (median of 10): "
+                f"{bench['validate_plain_s'] * 1e3:.1f} ms without guard, "
+                f"{bench['validate_guard_s'] * 1e3:.1f} ms with guard"
+            )

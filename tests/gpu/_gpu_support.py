@@ -1,0 +1,118 @@
+"""Shared by the CUDA tests: a tiny model that can plant a graph, data, a quiet GPU Trainer, sync-debug mode
+and restoring the process-wide flags that ``deterministic=True`` changes.
+
+Plain helpers rather than a ``conftest.py``, so this folder never shadows ``tests/conftest.py``. Every test
+module here marks itself ``gpu`` and skips without CUDA.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytorch_lightning as pl
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+
+
+class GpuNet(pl.LightningModule):
+    """BatchNorm and Dropout; ``bug=True`` builds a graph in ``validation_step`` (under ``no_grad`` contexts)."""
+
+    def __init__(self, bug: bool = False, lr: float = 0.5) -> None:
+        super().__init__()
+        self.bug = bug
+        self.lr = lr
+        self.net = nn.Sequential(
+            nn.Linear(8, 64), nn.BatchNorm1d(64), nn.ReLU(), nn.Dropout(0.3), nn.Linear(64, 64), nn.ReLU()
+        )
+        self.head = nn.Linear(64, 2)
+        self.val_losses: list[torch.Tensor] = []
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.net(x))
+
+    def training_step(self, batch: Any, batch_idx: int) -> torch.Tensor:
+        x, y = batch
+        return nn.functional.cross_entropy(self(x), y)
+
+    def validation_step(self, batch: Any, batch_idx: int) -> None:
+        x, y = batch
+        if self.bug:
+            with torch.enable_grad():
+                out = self(x)
+        else:
+            out = self(x)
+        loss = nn.functional.cross_entropy(out, y)
+        self.val_losses.append(loss.detach().float().cpu())
+        self.log("val_loss", loss.detach())
+
+    def test_step(self, batch: Any, batch_idx: int) -> None:
+        x, y = batch
+        self.log("test_loss", nn.functional.cross_entropy(self(x), y))
+
+    def predict_step(self, batch: Any, batch_idx: int) -> torch.Tensor:
+        return self(batch[0]).softmax(-1)
+
+    def configure_optimizers(self) -> torch.optim.Optimizer:
+        return torch.optim.SGD(self.parameters(), lr=self.lr, momentum=0.9)
+
+
+def make_loader(seed: int = 0, n: int = 64, batch_size: int = 16) -> DataLoader:
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(n, 8, generator=g) * 3
+    y = (x[:, 0] + x[:, 1] > 0).long()
+    return DataLoader(TensorDataset(x, y), batch_size=batch_size, num_workers=0)
+
+
+@contextlib.contextmanager
+def sync_debug(mode: str | int) -> Iterator[None]:
+    """``torch.cuda.set_sync_debug_mode(mode)`` for the block, then the previous mode."""
+    previous = torch.cuda.get_sync_debug_mode()
+    torch.cuda.set_sync_debug_mode(mode)
+    try:
+        yield
+    finally:
+        torch.cuda.set_sync_debug_mode(previous)
+
+
+def make_gpu_trainer(root: Any, **kwargs: Any) -> pl.Trainer:
+    options: dict[str, Any] = dict(
+        accelerator="gpu",
+        devices=1,
+        max_epochs=1,
+        logger=False,
+        enable_checkpointing=False,
+        enable_progress_bar=False,
+        enable_model_summary=False,
+        default_root_dir=str(root),
+    )
+    options.update(kwargs)
+    return pl.Trainer(**options)
+
+
+@contextlib.contextmanager
+def restored_torch_flags() -> Iterator[None]:
+    """``deterministic=True`` changes process-wide flags; give every later test the flags it had."""
+    deterministic = torch.are_deterministic_algorithms_enabled()
+    warn_only = torch.is_deterministic_algorithms_warn_only_enabled()
+    benchmark = torch.backends.cudnn.benchmark
+    cublas = os.environ.get("CUBLAS_WORKSPACE_CONFIG")
+    sync_mode = torch.cuda.get_sync_debug_mode() if torch.cuda.is_available() else 0
+    try:
+        yield
+    finally:
+        _restore(deterministic, warn_only, benchmark, cublas, sync_mode)
+
+
+def _restore(deterministic: bool, warn_only: bool, benchmark: bool, cublas: str | None, sync_mode: int) -> None:
+    torch.use_deterministic_algorithms(deterministic, warn_only=warn_only)
+    torch.backends.cudnn.benchmark = benchmark
+    if cublas is None:
+        os.environ.pop("CUBLAS_WORKSPACE_CONFIG", None)
+    else:
+        os.environ["CUBLAS_WORKSPACE_CONFIG"] = cublas
+    if torch.cuda.is_available():
+        torch.cuda.set_sync_debug_mode(sync_mode)

@@ -1,0 +1,158 @@
+"""The default checks never make the host wait for the GPU: no host-device synchronisation per batch.
+
+The guard's own code (the batch context's entry and exit, the output/log-value check, the forward hooks, the
+saved-tensor hook, the batch hooks of the callback) is run with ``torch.cuda.set_sync_debug_mode("error")``,
+so any synchronising CUDA call made there raises; the model and Lightning run in the default mode between.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import torch
+from torch import nn
+
+from gradmode_plugin import GradModeGuard, evaluating
+from gradmode_plugin.detectors import ForwardGraphDetector, SavedTensorsDetector
+from gradmode_plugin.scope import EvaluationScope
+from tests.gpu._gpu_support import GpuNet, make_gpu_trainer, make_loader, restored_torch_flags, sync_debug
+
+pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")]
+
+
+@pytest.fixture(autouse=True)
+def _restore_flags() -> Iterator[None]:
+    with restored_torch_flags():
+        yield
+
+
+def strict(fn: Callable[..., Any], calls: list[str]) -> Callable[..., Any]:
+    """``fn`` run with synchronising CUDA calls turned into errors."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        calls.append(fn.__name__)
+        with sync_debug("error"):
+            return fn(*args, **kwargs)
+
+    return wrapper
+
+
+def strict_cm(factory: Callable[..., Any], calls: list[str]) -> Callable[..., Any]:
+    """A context manager whose entry and exit run strictly; the block inside runs in the default mode."""
+
+    @contextlib.contextmanager
+    @functools.wraps(factory)
+    def wrapper(*args: Any, **kwargs: Any) -> Iterator[None]:
+        calls.append(factory.__name__)
+        inner = factory(*args, **kwargs)
+        with sync_debug("error"):
+            inner.__enter__()
+        try:
+            with sync_debug("default"):
+                yield
+        except BaseException:
+            if not inner.__exit__(*sys.exc_info()):
+                raise
+        else:
+            with sync_debug("error"):
+                inner.__exit__(None, None, None)
+
+    return wrapper
+
+
+@pytest.fixture
+def guard_is_strict(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Run every per-batch piece of the guard under sync debug mode "error"; returns the names called."""
+    calls: list[str] = []
+    monkeypatch.setattr(EvaluationScope, "batch", strict_cm(EvaluationScope.batch, calls))
+    monkeypatch.setattr(EvaluationScope, "check_output", strict(EvaluationScope.check_output, calls))
+    monkeypatch.setattr(EvaluationScope, "check_grad_enabled", strict(EvaluationScope.check_grad_enabled, calls))
+    monkeypatch.setattr(EvaluationScope, "raise_pending", strict(EvaluationScope.raise_pending, calls))
+    monkeypatch.setattr(SavedTensorsDetector, "_pack", strict(SavedTensorsDetector._pack, calls))
+    original_hook_for = ForwardGraphDetector._hook_for
+    monkeypatch.setattr(
+        ForwardGraphDetector, "_hook_for", lambda self, name: strict(original_hook_for(self, name), calls)
+    )
+    monkeypatch.setattr(GradModeGuard, "_batch_start", strict(GradModeGuard._batch_start, calls))
+    monkeypatch.setattr(GradModeGuard, "_boundary", strict(GradModeGuard._boundary, calls))
+    return calls
+
+
+def test_sync_debug_mode_error_catches_a_sync() -> None:
+    """The instrument works here: a synchronising call under "error" raises."""
+    x = torch.ones(4, device="cuda")
+    with pytest.raises(RuntimeError, match="synchroniz"), sync_debug("error"):
+        x.sum().item()
+    wrapped = strict(lambda: x.sum().item(), [])
+    with pytest.raises(RuntimeError, match="synchroniz"):
+        wrapped()
+
+
+@pytest.mark.parametrize("grad_mode", ["auto", "no_grad"])
+def test_lightning_validation_guard_work_does_not_sync(
+    guard_is_strict: list[str],
+    grad_mode: str,
+    tmp_path: Path,
+) -> None:
+    guard = GradModeGuard(grad_mode=grad_mode)
+    make_gpu_trainer(tmp_path, callbacks=[guard]).validate(GpuNet(), dataloaders=make_loader(), verbose=False)
+
+    assert guard.report.total == 0, guard.report.summary()
+    assert guard.report.stage("validation").batches == 4
+    # Every piece really ran under the strict mode: the test cannot pass by not instrumenting anything.
+    for name in ("batch", "check_output", "check_grad_enabled", "_batch_start", "_boundary", "hook"):
+        assert name in guard_is_strict, (name, sorted(set(guard_is_strict)))
+
+
+def test_lightning_fit_validation_guard_work_does_not_sync(
+    guard_is_strict: list[str],
+    tmp_path: Path,
+) -> None:
+    guard = GradModeGuard()
+    trainer = make_gpu_trainer(tmp_path, callbacks=[guard], max_epochs=1, val_check_interval=0.5, gradient_clip_val=1.0)
+    trainer.fit(GpuNet(), train_dataloaders=make_loader(), val_dataloaders=make_loader(seed=1))
+
+    assert guard.report.total == 0, guard.report.summary()
+    assert guard.report.stage("validation").batches == 8
+
+
+def test_finding_a_violation_does_not_sync(
+    guard_is_strict: list[str],
+    tmp_path: Path,
+) -> None:
+    """Even the path that records a violation (saved-tensor hook, forward hook, report) stays on the host."""
+    guard = GradModeGuard(grad_mode="no_grad", on_violation="record")
+    make_gpu_trainer(tmp_path, callbacks=[guard]).validate(GpuNet(bug=True), dataloaders=make_loader(), verbose=False)
+
+    assert guard.report.count("graph_built") == 4
+    assert "_pack" in guard_is_strict
+
+
+@pytest.mark.parametrize("grad_mode", ["inference", "no_grad"])
+def test_plain_loop_is_sync_free_end_to_end(grad_mode: str) -> None:
+    """Data already on the device: the whole loop (scope, batches, model) runs under "error"."""
+    model = nn.Sequential(nn.Linear(8, 32), nn.BatchNorm1d(32), nn.ReLU(), nn.Dropout(0.2), nn.Linear(32, 2)).cuda()
+    batches = [torch.randn(16, 8, device="cuda") for _ in range(5)]
+    with torch.no_grad():
+        model.eval()(batches[0])  # warm up kernels and handles outside the strict region
+    model.train()
+    torch.cuda.synchronize()
+
+    outputs = []
+    with sync_debug("error"), evaluating(model, grad_mode=grad_mode) as scope:
+        for i, x in enumerate(batches):
+            with scope.batch(i):
+                out = model(x)
+                scope.check_output(out)
+            outputs.append(out)
+
+    assert scope.report.total == 0
+    assert all(not o.requires_grad for o in outputs)
+    assert model.training

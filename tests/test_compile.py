@@ -1,0 +1,112 @@
+"""``torch.compile``d models on CPU: no false alarm on clean evaluation, and a real graph is still caught."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import pytorch_lightning as pl
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+
+from gradmode_plugin import GradModeGuard, evaluating
+
+pytestmark = pytest.mark.skipif(not hasattr(torch, "compile"), reason="needs torch.compile")
+
+
+def _net() -> nn.Module:
+    torch.manual_seed(0)
+    return nn.Sequential(nn.Linear(8, 16), nn.BatchNorm1d(16), nn.ReLU(), nn.Dropout(0.2), nn.Linear(16, 2))
+
+
+class CompiledLit(pl.LightningModule):
+    def __init__(self) -> None:
+        super().__init__()
+        self.net = _net()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.net(x)
+
+    def validation_step(self, batch: Any, batch_idx: int) -> None:
+        x, y = batch
+        self.log("val_loss", nn.functional.cross_entropy(self(x), y))
+
+    def predict_step(self, batch: Any, batch_idx: int) -> torch.Tensor:
+        return self(batch[0]).softmax(-1)
+
+
+def _loader() -> DataLoader:
+    g = torch.Generator().manual_seed(0)
+    return DataLoader(TensorDataset(torch.randn(16, 8, generator=g), torch.randint(0, 2, (16,), generator=g)), 4)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_dynamo() -> Any:
+    torch._dynamo.reset()
+    yield
+    torch._dynamo.reset()
+
+
+@pytest.mark.parametrize("grad_mode", ["no_grad", "inference"])
+def test_compiled_module_clean_evaluation_has_no_violation(grad_mode: str) -> None:
+    model = _net()
+    compiled = torch.compile(model)
+    x = torch.randn(4, 8)
+    with torch.no_grad():
+        expected = model.eval()(x)
+    model.train()
+
+    with evaluating(compiled, grad_mode=grad_mode) as scope:
+        for i in range(3):
+            with scope.batch(i):
+                out = compiled(x)
+
+    assert scope.report.total == 0, scope.report.summary()
+    assert scope.report.stage("evaluation").saved_bytes == 0
+    assert not out.requires_grad
+    torch.testing.assert_close(out, expected)
+    assert all(m.training for m in model.modules())
+
+
+def test_compiled_module_graph_is_still_caught() -> None:
+    model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 2))
+    compiled = torch.compile(model)
+
+    with (
+        evaluating(compiled, grad_mode="no_grad", on_violation="record") as scope,
+        scope.batch(0),
+        torch.enable_grad(),
+    ):
+        out = compiled(torch.randn(4, 8))
+
+    assert out.requires_grad
+    assert scope.report.count("graph_built") == 1
+    assert scope.report.stage("evaluation").saved_bytes > 0
+
+
+def test_compiled_lightning_module_validate_and_predict(tmp_path: Any) -> None:
+    guard = GradModeGuard()
+    trainer = pl.Trainer(
+        accelerator="cpu",
+        devices=1,
+        logger=False,
+        enable_checkpointing=False,
+        enable_progress_bar=False,
+        enable_model_summary=False,
+        default_root_dir=str(tmp_path),
+        callbacks=[guard],
+    )
+    module = CompiledLit()
+    compiled = torch.compile(module)
+
+    trainer.validate(compiled, dataloaders=_loader(), verbose=False)
+    predictions = trainer.predict(compiled, dataloaders=_loader())
+
+    assert guard.report.total == 0, guard.report.summary()
+    for stage in ("validation", "predict"):
+        summary = guard.report.stage(stage)
+        assert summary.batches == 4 and summary.grad_context == "inference_mode", guard.report.summary()
+    assert predictions is not None and len(predictions) == 4
+    assert not any(p.requires_grad for p in predictions)
+    assert all(m.training for m in module.modules())
