@@ -19,7 +19,12 @@ def _zero_counts() -> dict[str, int]:
 
 @dataclasses.dataclass
 class StageSummary:
-    """What one stage (e.g. ``validation``) ran under and found, over all its runs."""
+    """What one stage (e.g. ``validation``) ran under and found, over all its runs.
+
+    ``peak_allocated_bytes`` (CUDA only) is the highest peak of any run; to measure it the guard resets
+    PyTorch's process-wide peak statistics at the start of each run. ``counts`` include every rank's
+    violations after a multi-rank stage; ``rank_counts`` splits them per rank.
+    """
 
     runs: int = 0
     batches: int = 0
