@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, get_args
 
 ViolationKind = Literal[
     "graph_built",
@@ -14,14 +14,7 @@ ViolationKind = Literal[
     "params_changed",
 ]
 
-KINDS: Final[tuple[ViolationKind, ...]] = (
-    "graph_built",
-    "train_mode",
-    "running_stats_updated",
-    "grad_enabled",
-    "output_requires_grad",
-    "params_changed",
-)
+KINDS: Final[tuple[ViolationKind, ...]] = get_args(ViolationKind)
 
 HINTS: Final[dict[str, str]] = {
     "graph_built": (
