@@ -128,22 +128,28 @@ class EvaluationScope:
         # Raising at the batch on one rank would leave the others waiting in their next collective: with
         # several ranks, every rank raises together at the end of the stage instead.
         self._defer_raise = world_size > 1 and reduce is not None
-        self.batch_idx: int | None = None
-        self.dataloader_idx: int | None = None
         self._lock = threading.Lock()
-        self._seen: set[tuple[str, int | None, int | None]] = set()
         self._warned: set[tuple[str, str, str | None]] = set()
-        self._pending: Violation | None = None
-        self._run_counts = dict.fromkeys(KINDS, 0)
-        self._batches = 0
         self._stack: contextlib.ExitStack | None = None
+        self._reset_run()
         self._modes: ModuleModes | None = None
         self._norms: NormStatsWatch | None = None
         self._params: ParamsWatch | None = None
         self._cuda_device: torch.device | None = None
 
+    def _reset_run(self) -> None:
+        self.batch_idx: int | None = None
+        self.dataloader_idx: int | None = None
+        self._seen: set[tuple[str, int | None, int | None]] = set()
+        self._pending: Violation | None = None
+        self._run_counts = dict.fromkeys(KINDS, 0)
+        self._batches = 0
+
     # -- stage -----------------------------------------------------------------------------------------------
     def __enter__(self) -> EvaluationScope:
+        if self._stack is not None:
+            raise RuntimeError("this EvaluationScope is already entered; use a new evaluating(...) for nesting")
+        self._reset_run()
         summary = self.report.stage(self.stage)
         if CONTEXT_NAMES[self.mode] not in summary.grad_contexts and self.rank == 0:
             log.info("gradmode: %s runs under torch.%s (%s)", self.stage, CONTEXT_NAMES[self.mode], self.reason)

@@ -162,3 +162,15 @@ def test_evaluating_rejects_bad_arguments() -> None:
         evaluating(make_model(), grad_mode="fast")
     with pytest.raises(ValueError, match=r"torch\.nn\.Module"):
         evaluating("model")  # type: ignore[arg-type]
+
+
+def test_a_scope_can_be_reused_but_not_nested() -> None:
+    model = make_model()
+    scope = evaluating(model, on_violation="record")
+    for _ in range(2):
+        with scope, scope.batch(0):
+            model.train()
+    assert scope.report.count("train_mode") == 2, "each run starts with a clean slate"
+    with pytest.raises(RuntimeError, match="already entered"), scope, scope:
+        pass
+    assert all(flags(model))
