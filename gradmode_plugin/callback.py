@@ -109,9 +109,9 @@ class GradModeGuard(*_callback_bases()):  # type: ignore[misc]
         check_params: bool = False,
     ) -> None:
         super().__init__()
-        self.allow_train = validate_options(grad_mode, on_violation, allow_train, check_params)
-        self.grad_mode = grad_mode
-        self.on_violation = on_violation
+        self.grad_mode, self.on_violation, self.allow_train = validate_options(
+            grad_mode, on_violation, allow_train, check_params
+        )
         self.check_params = check_params
         self.report = Report()
         self._scope: EvaluationScope | None = None
@@ -294,4 +294,9 @@ class GradModeGuard(*_callback_bases()):  # type: ignore[misc]
         return {"report": self.report.state_dict()}
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        # Resuming into a fresh guard restores the counts. A guard that already counted (e.g. validate(ckpt_path=)
+        # after fit) keeps its own, newer history instead of rewinding to the checkpoint's.
+        if self.report.stages:
+            log.info("gradmode: keeping this guard's report; the checkpoint's counts are older")
+            return
         self.report.load_state_dict(state_dict.get("report", {}))

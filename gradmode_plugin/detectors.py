@@ -37,22 +37,36 @@ class Sink(Protocol):
     def graph_saved(self, nbytes: int, allowed: bool) -> None: ...
 
 
-# Frames in these places are machinery, not the user's code that caused a violation.
-_LIBRARY_DIRS = tuple(
-    os.path.dirname(m.__file__) + os.sep
-    for m in (torch, sys.modules[__name__.rpartition(".")[0]], threading)
-    if getattr(m, "__file__", None)
+# Frames in these places are machinery, never the user's code that caused a violation. The guard's own example
+# models are user code as far as a violation is concerned.
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_LIBRARY_DIRS = (
+    *tuple(os.path.dirname(m.__file__) + os.sep for m in (torch, threading) if getattr(m, "__file__", None)),
+    _PACKAGE_DIR,
 )
+_USER_DIRS_IN_PACKAGE = (_PACKAGE_DIR + "example" + os.sep,)
 _LIBRARY_MARKERS = (
-    os.sep + "pytorch_lightning" + os.sep,
-    os.sep + "lightning" + os.sep,
-    os.sep + "lightning_fabric" + os.sep,
-    os.sep + "concurrent" + os.sep,
+    *tuple(
+        os.sep + name + os.sep
+        for name in (
+            "pytorch_lightning",
+            "lightning",
+            "lightning_fabric",
+            "concurrent",
+            "torchvision",
+            "hydra",
+            "omegaconf",
+        )
+    ),
     os.sep + "contextlib.py",
 )
+# Installed third-party code is shown only when no frame of the user's own (not installed) code is found.
+_INSTALLED_MARKERS = (os.sep + "site-packages" + os.sep, os.sep + "dist-packages" + os.sep)
 
 
 def _is_library(filename: str) -> bool:
+    if filename.startswith(_USER_DIRS_IN_PACKAGE):
+        return False
     return filename.startswith(_LIBRARY_DIRS) or any(m in filename for m in _LIBRARY_MARKERS)
 
 
@@ -60,20 +74,27 @@ def user_frame(skip: int = 1, depth: int = 3) -> str | None:
     """``file:line in function: code`` of the innermost callers outside torch, Lightning and this package.
 
     Up to ``depth`` user frames, innermost first and joined by ``" <- "``: the layer that saved a tensor is
-    rarely the line that enabled grad, which usually sits a frame or two further out.
+    rarely the line that enabled grad, which usually sits a frame or two further out. Frames of the user's own
+    source tree are preferred over installed packages.
     """
     import linecache
 
-    found: list[str] = []
+    own: list[str] = []
+    installed: list[str] = []
     frame = sys._getframe(skip)
-    while frame is not None and len(found) < depth:
+    while frame is not None and len(own) < depth:
         code = frame.f_code
-        if not _is_library(code.co_filename):
-            line = linecache.getline(code.co_filename, frame.f_lineno).strip()
-            where = f"{code.co_filename}:{frame.f_lineno} in {code.co_name}"
-            found.append(f"{where}: {line}" if line else where)
+        filename = code.co_filename
+        if not _is_library(filename):
+            line = linecache.getline(filename, frame.f_lineno).strip()
+            where = f"{filename}:{frame.f_lineno} in {code.co_name}"
+            text = f"{where}: {line}" if line else where
+            is_installed = any(m in filename for m in _INSTALLED_MARKERS) and not filename.startswith(
+                _USER_DIRS_IN_PACKAGE
+            )
+            (installed if is_installed else own).append(text)
         frame = frame.f_back  # type: ignore[assignment]
-    return " <- ".join(found) or None
+    return " <- ".join(own or installed[:depth]) or None
 
 
 def code_location(fn: Callable[..., Any]) -> str | None:

@@ -17,11 +17,14 @@ GRAD_MODES: Final[tuple[str, ...]] = ("auto", "inference", "no_grad")
 CONTEXT_NAMES: Final[dict[str, str]] = {"inference": "inference_mode", "no_grad": "no_grad"}
 
 
-def validate_choice(name: str, value: object, allowed: Sequence[str]) -> None:
-    """Raise ``ValueError`` naming the argument and its allowed values when ``value`` is not one of them."""
-    if value not in allowed:
+def validate_choice(name: str, value: object, allowed: Sequence[str]) -> str:
+    """``value`` as a plain string (string enums from typed configs included), or a ``ValueError`` naming the
+    argument and its allowed values."""
+    plain = getattr(value, "value", value)
+    if plain not in allowed:
         choices = ", ".join(repr(a) for a in allowed)
-        raise ValueError(f"{name}={value!r} is not supported; allowed values: {choices}")
+        raise ValueError(f"{name}={plain!r} is not supported; allowed values: {choices}")
+    return str(plain)
 
 
 def validate_patterns(name: str, patterns: object) -> tuple[str, ...]:

@@ -47,13 +47,13 @@ Reducer = Callable[[torch.Tensor], torch.Tensor]
 
 def validate_options(
     grad_mode: object, on_violation: object, allow_train: object, check_params: object
-) -> tuple[str, ...]:
-    """Check the options every adapter shares; returns ``allow_train`` as a tuple."""
-    validate_choice("grad_mode", grad_mode, GRAD_MODES)
-    validate_choice("on_violation", on_violation, ON_VIOLATION)
+) -> tuple[str, str, tuple[str, ...]]:
+    """Check the options every adapter shares; returns (grad_mode, on_violation, allow_train) normalised."""
+    mode = validate_choice("grad_mode", grad_mode, GRAD_MODES)
+    policy = validate_choice("on_violation", on_violation, ON_VIOLATION)
     if not isinstance(check_params, bool):
         raise ValueError(f"check_params={check_params!r} is not supported; allowed values: True, False")
-    return validate_patterns("allow_train", allow_train)
+    return mode, policy, validate_patterns("allow_train", allow_train)
 
 
 def resolve_grad_mode(
@@ -107,7 +107,7 @@ class EvaluationScope:
         reduce_device: torch.device | str = "cpu",
         final_mode_check: bool = True,
     ) -> None:
-        self.allow_train = validate_options(grad_mode, on_violation, allow_train, check_params)
+        grad_mode, on_violation, self.allow_train = validate_options(grad_mode, on_violation, allow_train, check_params)
         if not isinstance(model, nn.Module):
             raise ValueError(f"model must be a torch.nn.Module, got {type(model).__name__}")
         self.model = model

@@ -595,3 +595,25 @@ def test_report_counts_survive_checkpoint_resume(make_trainer: Any, tmp_path: Pa
 def test_invalid_arguments_name_the_argument_and_allowed_values(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         GradModeGuard(**kwargs)
+
+
+def test_loading_an_older_checkpoint_does_not_rewind_a_live_report() -> None:
+    guard = GradModeGuard(on_violation="record")
+    older = guard.state_dict()
+    guard.report.stage("validation").counts["graph_built"] = 6
+    guard.load_state_dict(older)
+    assert guard.report.count("graph_built") == 6
+
+    fresh = GradModeGuard()
+    fresh.load_state_dict(guard.state_dict())
+    assert fresh.report.count("graph_built") == 6
+
+
+def test_string_enums_from_typed_configs_become_plain_strings() -> None:
+    import enum
+
+    class Mode(str, enum.Enum):
+        no_grad = "no_grad"
+
+    guard = GradModeGuard(grad_mode=Mode.no_grad)  # type: ignore[arg-type]
+    assert guard.grad_mode == "no_grad" and type(guard.grad_mode) is str

@@ -89,3 +89,13 @@ def test_find_grad_tensor_walks_nested_outputs() -> None:
 
 def test_user_frame_points_at_this_file() -> None:
     assert "test_detectors.py" in (user_frame(1) or "")
+
+
+def test_user_frame_prefers_own_code_over_installed_packages() -> None:
+    import os
+
+    installed = os.sep.join(["", "venv", "lib", "site-packages", "thirdparty", "layers.py"])
+    namespace: dict[str, Any] = {}
+    exec(compile("def inner(user_frame):\n    return user_frame(1, 1)\n", installed, "exec"), namespace)
+    where = namespace["inner"](user_frame) or ""  # innermost frame: the installed one
+    assert "test_detectors.py" in where and "site-packages" not in where
