@@ -1,0 +1,1 @@
+"""Hydra plugin of gradmode-plugin: puts its shipped configs (``callbacks/gradmode`` ...) on every app's search path."""
