@@ -55,23 +55,25 @@ def loader() -> DataLoader:
     return make_loader()
 
 
+def quiet_trainer(root: Any, **kwargs: Any) -> pl.Trainer:
+    """A one-device CPU Trainer without logger, checkpoints, progress bar or summary; ``kwargs`` override."""
+    options: dict[str, Any] = dict(
+        accelerator="cpu",
+        devices=1,
+        max_epochs=1,
+        logger=False,
+        enable_checkpointing=False,
+        enable_progress_bar=False,
+        enable_model_summary=False,
+        default_root_dir=str(root),
+    )
+    options.update(kwargs)
+    return pl.Trainer(**options)
+
+
 @pytest.fixture
 def make_trainer(tmp_path: Any) -> Callable[..., pl.Trainer]:
-    def factory(**kwargs: Any) -> pl.Trainer:
-        options: dict[str, Any] = dict(
-            accelerator="cpu",
-            devices=1,
-            max_epochs=1,
-            logger=False,
-            enable_checkpointing=False,
-            enable_progress_bar=False,
-            enable_model_summary=False,
-            default_root_dir=str(tmp_path),
-        )
-        options.update(kwargs)
-        return pl.Trainer(**options)
-
-    return factory
+    return lambda **kwargs: quiet_trainer(tmp_path, **kwargs)
 
 
 def flags(module: nn.Module) -> list[bool]:

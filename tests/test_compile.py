@@ -11,6 +11,7 @@ from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
 from gradmode_plugin import GradModeGuard, evaluating
+from tests.conftest import quiet_trainer
 
 pytestmark = pytest.mark.skipif(not hasattr(torch, "compile"), reason="needs torch.compile")
 
@@ -87,16 +88,7 @@ def test_compiled_module_graph_is_still_caught() -> None:
 
 def test_compiled_lightning_module_validate_and_predict(tmp_path: Any) -> None:
     guard = GradModeGuard()
-    trainer = pl.Trainer(
-        accelerator="cpu",
-        devices=1,
-        logger=False,
-        enable_checkpointing=False,
-        enable_progress_bar=False,
-        enable_model_summary=False,
-        default_root_dir=str(tmp_path),
-        callbacks=[guard],
-    )
+    trainer = quiet_trainer(tmp_path, callbacks=[guard])
     module = CompiledLit()
     compiled = torch.compile(module)
 

@@ -17,6 +17,8 @@ import torch
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
+from tests.conftest import quiet_trainer
+
 
 class GpuNet(pl.LightningModule):
     """BatchNorm and Dropout; ``bug=True`` builds a graph in ``validation_step`` (under ``no_grad`` contexts)."""
@@ -79,18 +81,7 @@ def sync_debug(mode: str | int) -> Iterator[None]:
 
 
 def make_gpu_trainer(root: Any, **kwargs: Any) -> pl.Trainer:
-    options: dict[str, Any] = dict(
-        accelerator="gpu",
-        devices=1,
-        max_epochs=1,
-        logger=False,
-        enable_checkpointing=False,
-        enable_progress_bar=False,
-        enable_model_summary=False,
-        default_root_dir=str(root),
-    )
-    options.update(kwargs)
-    return pl.Trainer(**options)
+    return quiet_trainer(root, **{"accelerator": "gpu", **kwargs})
 
 
 @contextlib.contextmanager
