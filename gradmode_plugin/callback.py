@@ -22,7 +22,7 @@ from typing import Any
 
 import torch
 
-from gradmode_plugin.detectors import code_location, user_frame
+from gradmode_plugin.detectors import code_location, find_grad_tensor, user_frame
 from gradmode_plugin.distributed import all_reduce_sum
 from gradmode_plugin.report import Report
 from gradmode_plugin.scope import EvaluationScope, validate_options
@@ -211,7 +211,9 @@ class GradModeGuard(*_callback_bases()):  # type: ignore[misc]
     def _wrap_log(self, scope: EvaluationScope, log_fn: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(log_fn)
         def guarded_log(name: str, value: Any, *args: Any, **kwargs: Any) -> Any:
-            scope.check_output(value, f"self.log({name!r}) value", where=user_frame(2))
+            # Walking the stack to name the caller costs more than the check itself: only on a finding.
+            if find_grad_tensor(value) is not None:
+                scope.check_output(value, f"self.log({name!r}) value", where=user_frame(2))
             return log_fn(name, value, *args, **kwargs)
 
         # Lightning's logging is opaque to torch.compile already; keep this frame-walking check out of a compiled

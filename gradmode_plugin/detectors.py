@@ -117,7 +117,9 @@ class SavedTensorsDetector:
 
     def _pack(self, tensor: torch.Tensor) -> torch.Tensor:
         allowed = _allowed_reason.get() is not None
-        self._sink.graph_saved(tensor.nelement() * tensor.element_size(), allowed)
+        # Parameters saved for backward (a layer's weight) are resident anyway: count what the graph adds.
+        nbytes = 0 if tensor.is_leaf and tensor.requires_grad else tensor.nelement() * tensor.element_size()
+        self._sink.graph_saved(nbytes, allowed)
         if not allowed and self._sink.wants("graph_built"):
             self._sink.found(
                 "graph_built",
@@ -125,7 +127,10 @@ class SavedTensorsDetector:
                 detail=f"autograd saved a {tuple(tensor.shape)} {str(tensor.dtype).replace('torch.', '')} "
                 "tensor for backward",
             )
-        return tensor
+        # Returning ``tensor`` itself would keep every graph alive: a saved output would own its own grad_fn
+        # through the packed object, a cycle that is never freed. A detached tensor shares the storage and the
+        # version counter, so unpacking and autograd's in-place checks work as before.
+        return tensor.detach()
 
     def __enter__(self) -> SavedTensorsDetector:
         self._hooks.__enter__()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import fnmatch
+import operator
 from collections.abc import Iterator, Sequence
 from typing import Final, Literal
 
@@ -53,6 +54,9 @@ def grad_context(mode: str) -> Iterator[None]:
             yield
 
 
+_TRAINING = operator.attrgetter("training")
+
+
 def _allowed_names(model: nn.Module, patterns: tuple[str, ...]) -> tuple[list[str], set[str]]:
     """(top-most matched module names, every name matched or below a matched module)."""
     top: list[str] = []
@@ -100,6 +104,7 @@ class ModuleModes:
         self.checked: tuple[tuple[str, nn.Module], ...] = tuple(
             (name, m) for name, m in model.named_modules() if name not in covered
         )
+        self._checked_modules = tuple(m for _, m in self.checked)
 
     def apply(self) -> list[str]:
         """Eval mode everywhere (through ``model.eval()``), train mode for allowed modules; returns their names."""
@@ -115,7 +120,8 @@ class ModuleModes:
         return [n for n in found if not any(n.startswith(p + ".") or (p == "" and n) for p in found if p != n)]
 
     def any_training(self) -> bool:
-        return any(m.training for _, m in self.checked)
+        # Runs once per batch over every module: a C-level loop, no tuple unpacking per module.
+        return any(map(_TRAINING, self._checked_modules))
 
     def restore(self) -> None:
         for module, flag in self._saved:

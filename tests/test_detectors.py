@@ -38,9 +38,24 @@ def test_saved_tensors_detector_sees_saves_and_counts_bytes() -> None:
         with torch.no_grad():
             (w * w).sum()
         assert sink.found_kinds == []
-        (w * w).sum()
-    assert sink.found_kinds == [("graph_built", None)] * 2
+        v = w * 2  # saves nothing (a Python scalar)
+        (v * v).sum()  # saves v twice: 2 x 16 bytes
+        (w * w).sum()  # saves the leaf w twice: resident anyway, not counted
+    assert sink.found_kinds == [("graph_built", None)] * 4
     assert sink.saved == [32, 0]
+
+
+def test_saved_tensors_detector_keeps_no_graph_alive() -> None:
+    import gc
+    import weakref
+
+    sink, w = Sink(), torch.ones(64, requires_grad=True)
+    with SavedTensorsDetector(sink):
+        out = (w * 2).relu()  # relu saves its own output
+    ref = weakref.ref(out)
+    del out
+    gc.collect()
+    assert ref() is None, "the saved output must not keep its own graph alive"
 
 
 def test_forward_graph_detector_hooks_only_modules_with_parameters() -> None:
