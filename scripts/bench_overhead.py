@@ -1,0 +1,546 @@
+"""What the guard costs: validation and training with and without ``GradModeGuard``, alternating in one process.
+
+Workloads (``--device cpu``): torchvision resnet18 (batch 32, 96 px) and the worst case for per-batch and
+per-module cost, a tiny MLP with BatchNorm and Dropout at batch size 1; each without the guard (Lightning's
+own ``inference_mode``), with the guard's defaults and with every check on (``check_params=True``). Also the
+training step with gradient clipping, the plain-PyTorch ``evaluating(...)`` loop against a bare
+``model.eval()`` + ``torch.no_grad()`` loop, a micro-benchmark of each per-batch check and a cProfile of the
+guarded tiny-MLP validation. With ``--device cuda``: resnet50 (batch 64, 224 px) instead of resnet18.
+
+Run from the repository root::
+
+    python scripts/bench_overhead.py             # full run, a few minutes on 2 CPU cores
+    python scripts/bench_overhead.py --quick     # smoke run, seconds
+    python scripts/bench_overhead.py --device cuda --out /tmp/bench
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import cProfile
+import operator
+import pstats
+import sys
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import _bench_common as common
+
+#: Targets for the median guarded/unguarded ratio with default settings.
+TARGETS = {"resnet18": 1.03, "resnet50": 1.03, "tiny_mlp": 1.10}
+
+
+@dataclass(frozen=True)
+class Workload:
+    """One model and its validation data."""
+
+    name: str
+    batch_size: int
+    batches: int
+    image_size: int | None  # None: the tiny MLP's 32 features
+
+
+def workloads(device: str, quick: bool) -> list[Workload]:
+    if quick:
+        return [Workload("resnet18", 4, 3, 32), Workload("tiny_mlp", 1, 64, None)]
+    if device.startswith("cuda"):
+        return [Workload("resnet50", 64, 16, 224), Workload("tiny_mlp", 1, 512, None)]
+    return [Workload("resnet18", 32, 4, 96), Workload("tiny_mlp", 1, 512, None)]
+
+
+# -- models ----------------------------------------------------------------------------------------------------
+class TinyMLP(nn.Sequential):
+    """Five modules, three with parameters: the guard's per-batch and per-module costs dominate."""
+
+    def __init__(self, features: int = 32, hidden: int = 64, classes: int = 10) -> None:
+        super().__init__(
+            nn.Linear(features, hidden), nn.BatchNorm1d(hidden), nn.ReLU(), nn.Dropout(0.1), nn.Linear(hidden, classes)
+        )
+
+
+def build_net(name: str) -> nn.Module:
+    if name == "tiny_mlp":
+        return TinyMLP()
+    import torchvision
+
+    return getattr(torchvision.models, name)(weights=None, num_classes=10)
+
+
+def make_data(work: Workload, n_batches: int | None = None, batch_size: int | None = None) -> TensorDataset:
+    n = (n_batches or work.batches) * (batch_size or work.batch_size)
+    g = torch.Generator().manual_seed(0)
+    shape = (n, 32) if work.image_size is None else (n, 3, work.image_size, work.image_size)
+    return TensorDataset(torch.randn(shape, generator=g), torch.randint(0, 10, (n,), generator=g))
+
+
+def lightning_module(net: nn.Module) -> Any:
+    import pytorch_lightning as pl
+
+    class Classifier(pl.LightningModule):
+        """A classifier that logs its loss, as most validation steps do."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.net = net
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.net(x)
+
+        def training_step(self, batch: Any, batch_idx: int) -> torch.Tensor:
+            x, y = batch
+            loss = F.cross_entropy(self(x), y)
+            self.log("train_loss", loss)
+            return loss
+
+        def validation_step(self, batch: Any, batch_idx: int) -> torch.Tensor:
+            x, y = batch
+            loss = F.cross_entropy(self(x), y)
+            self.log("val_loss", loss)
+            return loss
+
+        def configure_optimizers(self) -> torch.optim.Optimizer:
+            return torch.optim.SGD(self.parameters(), lr=0.01)
+
+    return Classifier()
+
+
+def trainer(device: str, callbacks: list[Any], **extra: Any) -> Any:
+    """Identical Trainers for both arms but for the callbacks."""
+    import pytorch_lightning as pl
+
+    return pl.Trainer(
+        accelerator="gpu" if device.startswith("cuda") else "cpu",
+        devices=1,
+        logger=False,
+        enable_progress_bar=False,
+        enable_model_summary=False,
+        enable_checkpointing=False,
+        callbacks=callbacks,
+        **extra,
+    )
+
+
+def guards() -> dict[str, Callable[[], list[Any]]]:
+    from gradmode_plugin import GradModeGuard
+
+    return {
+        "baseline": list,
+        "guard": lambda: [GradModeGuard()],
+        "guard_all": lambda: [GradModeGuard(check_params=True)],
+    }
+
+
+def summarise(wall: common.Times, cpu: common.Times, base: str, per: int, unit: str) -> dict[str, Any]:
+    """Median per arm, median of per-round ratios against ``base`` and the added time per batch or step, from
+    wall-clock time (the headline) and from process CPU time (steadier on a shared machine)."""
+    out: dict[str, Any] = {"arms": {}, "ratios": {}}
+    for arm in wall:
+        out["arms"][arm] = {
+            "median_s": common.median(wall[arm]),
+            "cpu_median_s": common.median(cpu[arm]),
+            "times_s": wall[arm],
+            "cpu_times_s": cpu[arm],
+        }
+    for arm in wall:
+        if arm == base:
+            continue
+        per_round = common.ratios(wall, arm, base)
+        out["ratios"][arm] = {
+            "median": common.median(per_round),
+            "cpu_median": common.median(common.ratios(cpu, arm, base)),
+            "per_round": per_round,
+            f"added_us_per_{unit}": (common.median(wall[arm]) - common.median(wall[base])) / per * 1e6,
+            f"cpu_added_us_per_{unit}": (common.median(cpu[arm]) - common.median(cpu[base])) / per * 1e6,
+        }
+    return out
+
+
+# -- (a), (b), (c): Trainer.validate ---------------------------------------------------------------------------
+def bench_validate(work: Workload, args: argparse.Namespace) -> dict[str, Any]:
+    torch.manual_seed(0)
+    model = lightning_module(build_net(work.name))
+    loader = DataLoader(make_data(work), batch_size=work.batch_size)
+    callbacks = {arm: make() for arm, make in guards().items()}
+    trainers = {arm: trainer(args.device, cbs) for arm, cbs in callbacks.items()}
+
+    def run(t: Any) -> Callable[[], Any]:
+        return lambda: t.validate(model, dataloaders=loader, verbose=False)
+
+    # The tiny model's runs are short and noisier: four times the rounds.
+    rounds = args.rounds * (4 if work.name == "tiny_mlp" else 1)
+    wall, cpu = common.alternate(
+        {arm: run(t) for arm, t in trainers.items()}, rounds=rounds, warmup=args.warmup, device=args.device
+    )
+    result = summarise(wall, cpu, "baseline", work.batches, "batch")
+    result["workload"] = asdict(work)
+    reports = [cb.report for cbs in callbacks.values() for cb in cbs]
+    result["guard_context"] = reports[0].stage("validation").grad_context
+    result["violations"] = sum(report.total for report in reports)
+    target = TARGETS.get(work.name)
+    result["target"] = target
+    result["meets_target"] = None if target is None else result["ratios"]["guard"]["median"] <= target
+    return result
+
+
+# -- the training step with gradient clipping ------------------------------------------------------------------
+def bench_train(args: argparse.Namespace) -> dict[str, Any]:
+    steps, batch_size = (16, 8) if args.quick else (args.train_steps, 32)
+    work = Workload("tiny_mlp", batch_size, steps, None)
+    loader = DataLoader(make_data(work), batch_size=batch_size, shuffle=False)
+    torch.manual_seed(0)
+    initial = lightning_module(build_net("tiny_mlp"))
+
+    def run(make: Callable[[], list[Any]]) -> Callable[[], tuple[float, float]]:
+        def fit() -> tuple[float, float]:
+            # A fresh Trainer and model per run (fit cannot be repeated on one), built outside the timing.
+            model = copy.deepcopy(initial)
+            t = trainer(args.device, make(), max_epochs=1, gradient_clip_val=1.0, num_sanity_val_steps=0)
+            return common.time_call(lambda: t.fit(model, train_dataloaders=loader), args.device)
+
+        return fit
+
+    arms = {arm: run(make) for arm, make in guards().items() if arm != "guard_all"}
+    wall, cpu = common.alternate(arms, rounds=args.rounds * 3, warmup=args.warmup, self_timed=True)
+    result = summarise(wall, cpu, "baseline", steps, "step")
+    result["workload"] = {**asdict(work), "gradient_clip_val": 1.0}
+    return result
+
+
+# -- plain PyTorch: evaluating(...) against a bare loop --------------------------------------------------------
+def bench_plain(args: argparse.Namespace) -> dict[str, Any]:
+    from gradmode_plugin import evaluating
+
+    n = 64 if args.quick else 512
+    torch.manual_seed(0)
+    model = TinyMLP().to(args.device)
+    data = make_data(Workload("tiny_mlp", 1, n, None))
+    batches = [(x[None].to(args.device), y[None].to(args.device)) for x, y in data]
+
+    def bare(context: Callable[[], Any]) -> Callable[[], None]:
+        def loop() -> None:
+            model.eval()
+            with context():
+                for x, y in batches:
+                    F.cross_entropy(model(x), y)
+            model.train()
+
+        return loop
+
+    def guarded(mode: str, check_params: bool = False) -> Callable[[], None]:
+        def loop() -> None:
+            with evaluating(model, grad_mode=mode, check_params=check_params) as scope:
+                for i, (x, y) in enumerate(batches):
+                    with scope.batch(i):
+                        F.cross_entropy(model(x), y)
+
+        return loop
+
+    arms = {
+        "bare_no_grad": bare(torch.no_grad),
+        "guard_no_grad": guarded("no_grad"),
+        "guard_no_grad_all": guarded("no_grad", check_params=True),
+        "bare_inference": bare(torch.inference_mode),
+        "guard_inference": guarded("inference"),
+    }
+    wall, cpu = common.alternate(arms, rounds=args.rounds * 3, warmup=args.warmup, device=args.device)
+    result = summarise(wall, cpu, "bare_no_grad", n, "batch")
+    # The inference-mode guard is compared with the bare inference-mode loop, not with no_grad.
+    result["ratios"].pop("bare_inference")
+    pair = ("bare_inference", "guard_inference")
+    inference = summarise({k: wall[k] for k in pair}, {k: cpu[k] for k in pair}, "bare_inference", n, "batch")
+    result["ratios"]["guard_inference"] = inference["ratios"]["guard_inference"]
+    result["workload"] = {"name": "tiny_mlp", "batch_size": 1, "batches": n}
+    return result
+
+
+# -- where the time goes ---------------------------------------------------------------------------------------
+def micro_benchmark(args: argparse.Namespace) -> dict[str, Any]:
+    """Microseconds per call of every per-batch check, on the tiny MLP and on resnet50 (151 modules)."""
+    number, repeat = (200, 3) if args.quick else (5000, 7)
+    out: dict[str, Any] = {name: _micro_one(name, number, repeat) for name in ("tiny_mlp", "resnet50")}
+    out["lightning_step"] = _in_step(args, *((20, 3) if args.quick else (300, 7)))
+    return out
+
+
+def _micro_one(name: str, number: int, repeat: int) -> dict[str, Any]:
+    from gradmode_plugin.detectors import ForwardGraphDetector, user_frame
+    from gradmode_plugin.modes import grad_context
+    from gradmode_plugin.scope import EvaluationScope
+
+    model = build_net(name)
+    res: dict[str, Any] = {
+        "modules": sum(1 for _ in model.modules()),
+        "modules_with_parameters": sum(1 for m in model.modules() if next(m.parameters(False), None) is not None),
+        "parameters_and_buffers": sum(1 for _ in model.parameters()) + sum(1 for _ in model.buffers()),
+    }
+
+    def us(fn: Callable[[], Any], n: int = number) -> float:
+        return round(common.best_of(fn, number=n, repeat=repeat), 3)
+
+    def empty_batch(scope: EvaluationScope) -> None:
+        with scope.batch(0):
+            pass
+
+    with EvaluationScope(model, grad_mode="inference") as scope:
+        res["batch_empty_default"] = us(lambda: empty_batch(scope))
+    scope = EvaluationScope(model, grad_mode="inference", check_params=True)
+    loss = torch.tensor(1.0)
+    with scope:
+        res["batch_empty_all_checks"] = us(lambda: empty_batch(scope))
+        checks: dict[str, Callable[[], Any]] = {
+            "check_grad_enabled": lambda: scope.check_grad_enabled("at the end of the batch"),
+            "grad_context_enter_exit": lambda: _enter_exit(grad_context("inference")),
+            "torch_inference_mode_enter_exit": lambda: _enter_exit(torch.inference_mode()),
+            "check_train_mode": lambda: scope._check_train_mode(),
+            "check_norm_stats": lambda: scope._check_norm_stats(),
+            "params_changed_versions": lambda: scope._params.changed_versions(),  # type: ignore[union-attr]
+            "check_output_scalar": lambda: scope.check_output(loss),
+            "user_frame_per_log_call": lambda: user_frame(2),
+        }
+        for key, fn in checks.items():
+            try:
+                res[key] = us(fn)
+            except AttributeError as exc:  # private names may change; keep the other figures
+                res[key] = None
+                print(f"  micro-benchmark {key} skipped: {exc}", file=sys.stderr)
+        # Cheaper equivalents of the two per-module walks, for comparison.
+        modules = tuple(model.modules())
+        tensors = (*model.parameters(), *model.buffers())
+        versions = [t._version for t in tensors]
+        training, version = operator.attrgetter("training"), operator.attrgetter("_version")
+        res["alt_train_mode_any_map"] = us(lambda: any(map(training, modules)))
+        res["alt_versions_list_map"] = us(lambda: list(map(version, tensors)) != versions)
+    res.update(_hook_cost(model, ForwardGraphDetector, us, number < 1000))
+    return res
+
+
+def _in_step(args: argparse.Namespace, number: int, repeat: int) -> dict[str, float]:
+    """Costs measured inside a real ``validation_step`` (the real stack depth): ``self.log`` with and without the
+    guard's wrapper, and the frame walk that the wrapper does on every call."""
+    from gradmode_plugin import GradModeGuard
+    from gradmode_plugin.detectors import user_frame
+
+    found: dict[str, float] = {}
+    work = Workload("tiny_mlp", 1, 2, None)
+    loader = DataLoader(make_data(work), batch_size=1)
+    for label, callbacks in (("without_guard", []), ("with_guard", [GradModeGuard()])):
+        model = lightning_module(build_net("tiny_mlp"))
+        step = model.validation_step
+
+        def probe(batch: Any, batch_idx: int, label: str = label, model: Any = model, step: Any = step) -> Any:
+            loss = step(batch, batch_idx)
+            if batch_idx == 0:
+                us = common.best_of(lambda: model.log("val_loss", loss), number=number, repeat=repeat)
+                found[f"self_log_{label}"] = round(us, 3)
+                if label == "with_guard":
+                    us = common.best_of(lambda: user_frame(2), number=number, repeat=repeat)
+                    found["user_frame_in_step"] = round(us, 3)
+            return loss
+
+        model.validation_step = probe
+        trainer(args.device, callbacks).validate(model, dataloaders=loader, verbose=False)
+    found["self_log_added_by_guard"] = round(found["self_log_with_guard"] - found["self_log_without_guard"], 3)
+    return found
+
+
+def _enter_exit(ctx: Any) -> None:
+    with ctx:
+        pass
+
+
+def _hook_cost(model: nn.Module, detector: Any, us: Callable[..., float], quick: bool) -> dict[str, float]:
+    """One forward with and without the forward-graph hooks (inference mode), alternating; the difference per
+    hooked module is what the hooks cost (mostly ``nn.Module.__call__`` leaving its hook-free fast path)."""
+
+    class _Sink:
+        def wants(self, kind: str) -> bool:
+            return True
+
+        def found(self, *args: Any, **kwargs: Any) -> None:
+            pass
+
+    small = isinstance(model, TinyMLP)
+    x = torch.randn(1, 32) if small else torch.randn(1, 3, 32, 32)
+    n = (100 if quick else 2000) if small else (2 if quick else 20)
+    model.eval()
+    hooks = detector(model, _Sink())
+    plain, hooked = [], []
+    with torch.inference_mode():
+        for _ in range(2 if quick else 3):
+            plain.append(us(lambda: model(x), n))
+            hooks.install()
+            hooked.append(us(lambda: model(x), n))
+            hooks.remove()
+    count = len(hooks._modules)
+    return {
+        "forward_unhooked": min(plain),
+        "forward_hooked": min(hooked),
+        "forward_hooks_installed": count,
+        "forward_hook_per_module": round((min(hooked) - min(plain)) / count, 3),
+    }
+
+
+def profile_tiny(args: argparse.Namespace) -> dict[str, Any]:
+    """cProfile of one guarded tiny-MLP validation: the guard's functions, per batch (profiler overhead included)."""
+    from gradmode_plugin import GradModeGuard
+
+    work = Workload("tiny_mlp", 1, 64 if args.quick else 512, None)
+    model = lightning_module(build_net("tiny_mlp"))
+    loader = DataLoader(make_data(work), batch_size=1)
+    t = trainer(args.device, [GradModeGuard()])
+    t.validate(model, dataloaders=loader, verbose=False)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    t.validate(model, dataloaders=loader, verbose=False)
+    profiler.disable()
+    stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+    total = sum(v[2] for v in stats.values())
+    rows = []
+    for (filename, line, func), (_, calls, tottime, cumtime, _) in stats.items():
+        if Path(filename).parent.name != "gradmode_plugin":
+            continue
+        rows.append(
+            {
+                "function": f"{Path(filename).name}:{line}({func})",
+                "calls_per_batch": round(calls / work.batches, 2),
+                "tottime_us_per_batch": round(tottime / work.batches * 1e6, 2),
+                "cumtime_us_per_batch": round(cumtime / work.batches * 1e6, 2),
+            }
+        )
+    rows.sort(key=lambda r: -r["cumtime_us_per_batch"])
+    return {
+        "batches": work.batches,
+        "profiled_total_us_per_batch": round(total / work.batches * 1e6, 1),
+        "functions": rows[:25],
+    }
+
+
+# -- output ----------------------------------------------------------------------------------------------------
+def _row(label: str, guard: str, res: dict[str, Any], arm: str, base: str, unit: str) -> list[Any]:
+    ratio = res["ratios"][arm]
+    return [
+        label,
+        guard,
+        res["arms"][base]["median_s"],
+        res["arms"][arm]["median_s"],
+        ratio["median"],
+        ratio["cpu_median"],
+        ratio[f"added_us_per_{unit}"],
+        ratio[f"cpu_added_us_per_{unit}"],
+    ]
+
+
+def print_tables(results: dict[str, Any]) -> None:
+    rows = []
+    for name, res in results["validate"].items():
+        rows.append(_row(f"validate {name}", "default", res, "guard", "baseline", "batch"))
+        rows.append(_row(f"validate {name}", "check_params=True", res, "guard_all", "baseline", "batch"))
+    rows.append(_row("fit tiny_mlp (clip)", "default", results["train"], "guard", "baseline", "step"))
+    plain = results["plain"]
+    for arm, base in (
+        ("guard_no_grad", "bare_no_grad"),
+        ("guard_no_grad_all", "bare_no_grad"),
+        ("guard_inference", "bare_inference"),
+    ):
+        rows.append(_row("plain tiny_mlp", f"{arm} vs {base}", plain, arm, base, "batch"))
+    headers = [
+        "workload",
+        "guard",
+        "without (s)",
+        "with (s)",
+        "ratio (wall)",
+        "ratio (CPU)",
+        "added us/batch (wall)",
+        "added us/batch (CPU)",
+    ]
+    print(common.table(headers, rows))
+    print()
+    micro = results["micro_us"]
+    keys = [k for k in micro["tiny_mlp"] if k in micro["resnet50"]]
+    print(
+        common.table(
+            ["per-call cost (us)", "tiny_mlp", "resnet50"],
+            [[k, micro["tiny_mlp"][k], micro["resnet50"][k]] for k in keys],
+        )
+    )
+    print()
+    print(common.table(["inside a Lightning validation_step (us)", "tiny_mlp"], list(micro["lightning_step"].items())))
+    print()
+    prof = results["profile"]
+    print(f"cProfile, guarded tiny-MLP validation: {prof['profiled_total_us_per_batch']} us/batch in all (profiled)")
+    print(
+        common.table(
+            ["function", "calls/batch", "own us/batch", "cum us/batch"],
+            [
+                [r["function"], r["calls_per_batch"], r["tottime_us_per_batch"], r["cumtime_us_per_batch"]]
+                for r in prof["functions"][:12]
+            ],
+        )
+    )
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--device", default="cpu", help="cpu (default) or cuda")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=None,
+        help="alternating A/B rounds (default 10; x4 for the tiny MLP, x3 for fit and the plain loop)",
+    )
+    parser.add_argument("--warmup", type=int, default=None, help="untimed runs of every arm first (default 2)")
+    parser.add_argument("--train-steps", type=int, default=128, help="training steps per fit (batch 32)")
+    parser.add_argument("--threads", type=int, default=None, help=common.THREADS_HELP)
+    parser.add_argument("--quick", action="store_true", help="tiny settings for a smoke run")
+    parser.add_argument("--out", type=Path, default=common.DOCS, help="folder for the JSON (default: docs/)")
+    args = parser.parse_args(argv)
+    if args.rounds is None:
+        args.rounds = 2 if args.quick else 10
+    if args.warmup is None:
+        args.warmup = 1 if args.quick else 2
+    return args
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    args = parse_args(argv)
+    common.check_device(args.device)
+    common.quiet()
+    common.set_threads(args.threads, args.device)
+    results: dict[str, Any] = {
+        "env": common.environment(args.device),
+        "settings": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
+        "targets": TARGETS,
+        "validate": {},
+    }
+    for work in workloads(args.device, args.quick):
+        print(f"validate {work.name} ...", flush=True)
+        results["validate"][work.name] = bench_validate(work, args)
+    print("fit tiny_mlp with gradient clipping ...", flush=True)
+    results["train"] = bench_train(args)
+    print("plain evaluating(...) loop ...", flush=True)
+    results["plain"] = bench_plain(args)
+    print("micro-benchmark of the per-batch checks ...", flush=True)
+    results["micro_us"] = micro_benchmark(args)
+    print("cProfile of the guarded tiny-MLP validation ...", flush=True)
+    results["profile"] = profile_tiny(args)
+    suffix = "cuda" if args.device.startswith("cuda") else "cpu"
+    path = args.out / f"overhead_{suffix}{'_quick' if args.quick else ''}.json"
+    common.write_json(path, results)
+    print()
+    print_tables(results)
+    print(f"\nwrote {path}")
+    return results
+
+
+if __name__ == "__main__":
+    main()
