@@ -76,6 +76,14 @@ def make_trainer(tmp_path: Any) -> Callable[..., pl.Trainer]:
     return lambda **kwargs: quiet_trainer(tmp_path, **kwargs)
 
 
+def assert_same_weights(a: nn.Module, b: nn.Module) -> None:
+    """Bitwise-identical state dicts (same keys, dtypes and values)."""
+    sa, sb = a.state_dict(), b.state_dict()
+    assert sa.keys() == sb.keys()
+    different = [k for k in sa if sa[k].dtype != sb[k].dtype or not torch.equal(sa[k], sb[k])]
+    assert not different, f"weights differ with and without the guard: {different}"
+
+
 def flags(module: nn.Module) -> list[bool]:
     return [m.training for m in module.modules()]
 

@@ -17,6 +17,7 @@ from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
 from gradmode_plugin import GradModeGuard, evaluating
+from tests.conftest import assert_same_weights, quiet_trainer
 
 
 @pytest.fixture(autouse=True)
@@ -79,29 +80,12 @@ def _fit(guard: GradModeGuard | None, tmp_path: Any, **trainer_kwargs: Any) -> M
     pl.seed_everything(1234, verbose=False)
     model = MixedNet()
     options: dict[str, Any] = dict(
-        accelerator="cpu",
-        devices=1,
-        precision="bf16-mixed",
-        max_epochs=2,
-        deterministic=True,
-        logger=False,
-        enable_checkpointing=False,
-        enable_progress_bar=False,
-        enable_model_summary=False,
-        default_root_dir=str(tmp_path),
-        callbacks=[guard] if guard is not None else [],
+        precision="bf16-mixed", max_epochs=2, deterministic=True, callbacks=[guard] if guard is not None else []
     )
     options.update(trainer_kwargs)
-    trainer = pl.Trainer(**options)
+    trainer = quiet_trainer(tmp_path, **options)
     trainer.fit(model, train_dataloaders=_loader(0), val_dataloaders=_loader(1, n=32))
     return model
-
-
-def _assert_bitwise_equal(a: nn.Module, b: nn.Module) -> None:
-    sa, sb = a.state_dict(), b.state_dict()
-    assert sa.keys() == sb.keys()
-    different = [k for k in sa if sa[k].dtype != sb[k].dtype or not torch.equal(sa[k], sb[k])]
-    assert not different, f"weights differ with and without the guard: {different}"
 
 
 @pytest.mark.parametrize("algorithm", ["norm", "value"])
@@ -111,7 +95,7 @@ def test_bf16_clipping_gives_identical_weights(algorithm: str, tmp_path: Any) ->
     guarded = _fit(guard, tmp_path, **clip)
     plain = _fit(None, tmp_path, **clip)
 
-    _assert_bitwise_equal(guarded, plain)
+    assert_same_weights(guarded, plain)
     # Autocast was on, clipping ran under no_grad with the guard only, and it did clip.
     assert guarded.train_dtypes == plain.train_dtypes == {torch.bfloat16}
     assert guarded.clip_grad_enabled and not any(guarded.clip_grad_enabled)
@@ -127,7 +111,7 @@ def test_bf16_validation_between_steps_gives_identical_weights(tmp_path: Any) ->
     guarded = _fit(guard, tmp_path, **between)
     plain = _fit(None, tmp_path, **between)
 
-    _assert_bitwise_equal(guarded, plain)
+    assert_same_weights(guarded, plain)
     assert guarded.val_losses == plain.val_losses
     summary = guard.report.stage("validation")
     # 2 epochs x 2 validations x 2 batches, each under no_grad (inside fit), and nothing found.
@@ -144,7 +128,7 @@ def test_bf16_validation_under_inference_mode_between_steps(tmp_path: Any) -> No
     guarded = _fit(guard, tmp_path, **between)
     plain = _fit(None, tmp_path, **between)
 
-    _assert_bitwise_equal(guarded, plain)
+    assert_same_weights(guarded, plain)
     assert guard.report.stage("validation").grad_context == "inference_mode"
     assert guard.report.total == 0
 

@@ -17,6 +17,7 @@ import torch
 from torch import nn
 
 from gradmode_plugin import GradModeGuard
+from tests.conftest import assert_same_weights
 from tests.gpu._gpu_support import GpuNet, make_gpu_trainer, make_loader, restored_torch_flags
 
 pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")]
@@ -52,13 +53,6 @@ def _fit(
     return model
 
 
-def _assert_bitwise_equal(a: nn.Module, b: nn.Module) -> None:
-    sa, sb = a.state_dict(), b.state_dict()
-    assert sa.keys() == sb.keys()
-    different = [k for k in sa if sa[k].dtype != sb[k].dtype or not torch.equal(sa[k], sb[k])]
-    assert not different, f"weights differ with and without the guard: {different}"
-
-
 @pytest.mark.parametrize("algorithm", ["norm", "value"])
 @pytest.mark.parametrize("precision", PRECISIONS)
 def test_clipping_gives_identical_weights(
@@ -71,7 +65,7 @@ def test_clipping_gives_identical_weights(
     guarded = _fit(guard, tmp_path, **clip)
     plain = _fit(None, tmp_path, **clip)
 
-    _assert_bitwise_equal(guarded, plain)
+    assert_same_weights(guarded, plain)
     unclipped = _fit(None, tmp_path, precision=precision, limit_val_batches=0)
     assert not torch.equal(unclipped.head.weight, plain.head.weight), "clipping changed nothing: test is void"
     assert guard.report.total == 0
@@ -89,7 +83,7 @@ def test_validation_between_steps_gives_identical_weights(
     guarded = _fit(guard, tmp_path, **between)
     plain = _fit(None, tmp_path, **between)
 
-    _assert_bitwise_equal(guarded, plain)
+    assert_same_weights(guarded, plain)
     assert [v.item() for v in guarded.val_losses] == [v.item() for v in plain.val_losses]
     summary = guard.report.stage("validation")
     assert summary.runs == 4 and summary.batches == 8
