@@ -6,10 +6,6 @@ import torch
 import torch.distributed as dist
 
 
-def is_distributed() -> bool:
-    return dist.is_available() and dist.is_initialized() and dist.get_world_size() > 1
-
-
 def world() -> tuple[int, int]:
     """(global rank, world size); (0, 1) without an initialised process group."""
     if dist.is_available() and dist.is_initialized():

@@ -107,7 +107,10 @@ class Report:
             self.dropped += 1
 
     def reset(self) -> None:
-        self.__init__()  # type: ignore[misc]
+        """Forget every violation, count and summary."""
+        self.violations.clear()
+        self.stages.clear()
+        self.dropped = 0
 
     # -- output --------------------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

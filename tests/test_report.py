@@ -58,3 +58,10 @@ def test_summary_names_each_stage_and_kind() -> None:
 def test_violation_describe_is_actionable() -> None:
     text = violation().describe()
     assert "[graph_built]" in text and "batch 0" in text and "fix:" in text
+
+
+def test_reset_forgets_everything() -> None:
+    report = Report()
+    report.add(violation())
+    report.reset()
+    assert report.total == 0 and report.violations == [] and report.stages == {}
