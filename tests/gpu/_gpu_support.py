@@ -17,16 +17,15 @@ import torch
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
-from tests.conftest import quiet_trainer
+from tests.conftest import ToyModule, quiet_trainer
 
 
-class GpuNet(pl.LightningModule):
+class GpuNet(ToyModule):
     """BatchNorm and Dropout; ``bug=True`` builds a graph in ``validation_step`` (under ``no_grad`` contexts)."""
 
     def __init__(self, bug: bool = False, lr: float = 0.5) -> None:
-        super().__init__()
+        super().__init__(lr=lr)
         self.bug = bug
-        self.lr = lr
         self.net = nn.Sequential(
             nn.Linear(8, 64), nn.BatchNorm1d(64), nn.ReLU(), nn.Dropout(0.3), nn.Linear(64, 64), nn.ReLU()
         )
@@ -50,13 +49,6 @@ class GpuNet(pl.LightningModule):
         loss = nn.functional.cross_entropy(out, y)
         self.val_losses.append(loss.detach().float().cpu())
         self.log("val_loss", loss.detach())
-
-    def test_step(self, batch: Any, batch_idx: int) -> None:
-        x, y = batch
-        self.log("test_loss", nn.functional.cross_entropy(self(x), y))
-
-    def predict_step(self, batch: Any, batch_idx: int) -> torch.Tensor:
-        return self(batch[0]).softmax(-1)
 
     def configure_optimizers(self) -> torch.optim.Optimizer:
         return torch.optim.SGD(self.parameters(), lr=self.lr, momentum=0.9)
