@@ -1,9 +1,22 @@
-"""Agreement across ranks: the one collective the guard makes, at the end of each evaluation stage."""
+"""Agreement across ranks: the one collective the guard makes, at the end of each evaluation stage.
+
+Raising at the offending batch on one rank would leave the other ranks waiting in their next collective until a
+transport error kills them. With several ranks the guard therefore raises at the end of the stage, on every rank
+together, after one ``all_reduce`` of a ``[world_size, len(KINDS)]`` table of counts.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
+
 import torch
 import torch.distributed as dist
+
+from gradmode_plugin.kinds import KINDS
+
+#: ``reduce(tensor) -> tensor``: a sum over all ranks (an all-reduce).
+Reducer = Callable[[torch.Tensor], torch.Tensor]
 
 
 def world() -> tuple[int, int]:
@@ -24,3 +37,47 @@ def all_reduce_sum(tensor: torch.Tensor) -> torch.Tensor:
     """Sum ``tensor`` over every rank in place (blocking) and return it."""
     dist.all_reduce(tensor, op=dist.ReduceOp.SUM)
     return tensor
+
+
+@dataclasses.dataclass(frozen=True)
+class Ranks:
+    """Where this process stands among the ranks, and how to reach the others (``reduce=None``: alone)."""
+
+    rank: int = 0
+    world_size: int = 1
+    reduce: Reducer | None = None
+    device: torch.device | str = "cpu"
+
+    @property
+    def several(self) -> bool:
+        """True when raising must wait for the end of the stage (every rank raises together)."""
+        return self.world_size > 1 and self.reduce is not None
+
+    @classmethod
+    def current(cls) -> Ranks:
+        """This process in the initialised default process group, if any."""
+        rank, world_size = world()
+        if world_size == 1:
+            return cls()
+        return cls(rank, world_size, all_reduce_sum, collective_device())
+
+
+def agree(ranks: Ranks, counts: dict[str, int]) -> list[dict[str, int]]:
+    """Every rank's ``counts`` of this run (one collective with several ranks), indexed by rank."""
+    if not ranks.several:
+        return [dict(counts) if r == ranks.rank else dict.fromkeys(KINDS, 0) for r in range(ranks.world_size)]
+    assert ranks.reduce is not None
+    local = torch.zeros(ranks.world_size, len(KINDS), dtype=torch.int64, device=ranks.device)
+    local[ranks.rank] = torch.tensor([counts.get(k, 0) for k in KINDS], dtype=torch.int64)
+    table = ranks.reduce(local).cpu().tolist()
+    return [dict(zip(KINDS, (int(n) for n in row))) for row in table]
+
+
+def offenders(table: list[dict[str, int]]) -> dict[int, list[str]]:
+    """``{rank: [kinds it found]}`` for every rank that found something."""
+    return {rank: [k for k, n in row.items() if n] for rank, row in enumerate(table) if any(row.values())}
+
+
+def describe_offenders(stage: str, found: dict[int, list[str]]) -> str:
+    described = "; ".join(f"rank {r}: {', '.join(kinds)}" for r, kinds in found.items())
+    return f"gradmode: violations during {stage} on {len(found)} rank(s) ({described})"

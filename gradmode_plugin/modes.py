@@ -1,43 +1,22 @@
-"""The two switches of correct evaluation: the grad context and every module's train/eval flag."""
+"""The two switches of correct evaluation: the grad context (which one, and why) and every module's train flag."""
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import difflib
 import fnmatch
 import operator
-from collections.abc import Iterator, Sequence
-from typing import Final, Literal
+from collections.abc import Iterator
+from typing import Final
 
 import torch
 from torch import nn
 
-GradMode = Literal["auto", "inference", "no_grad"]
-GRAD_MODES: Final[tuple[str, ...]] = ("auto", "inference", "no_grad")
+from gradmode_plugin.violations import GradModeContextError, GradModeViolation
 
 #: What each resolved mode is called in reports and logs.
 CONTEXT_NAMES: Final[dict[str, str]] = {"inference": "inference_mode", "no_grad": "no_grad"}
-
-
-def validate_choice(name: str, value: object, allowed: Sequence[str]) -> str:
-    """``value`` as a plain string (string enums from typed configs included), or a ``ValueError`` naming the
-    argument and its allowed values."""
-    plain = getattr(value, "value", value)
-    if plain not in allowed:
-        choices = ", ".join(repr(a) for a in allowed)
-        raise ValueError(f"{name}={plain!r} is not supported; allowed values: {choices}")
-    return str(plain)
-
-
-def validate_patterns(name: str, patterns: object) -> tuple[str, ...]:
-    """Normalise glob patterns given as one string or a sequence of strings."""
-    if isinstance(patterns, str):
-        patterns = (patterns,)
-    if not isinstance(patterns, (list, tuple)) or not all(isinstance(p, str) and p for p in patterns):
-        raise ValueError(
-            f"{name}={patterns!r} is not supported; expected a sequence of non-empty glob patterns over "
-            "names from model.named_modules(), e.g. ('head.mc_dropout', '*.dropout')"
-        )
-    return tuple(patterns)
 
 
 @contextlib.contextmanager
@@ -54,14 +33,100 @@ def grad_context(mode: str) -> Iterator[None]:
             yield
 
 
+@dataclasses.dataclass(frozen=True)
+class GradContextChoice:
+    """The grad context a stage runs under and why.
+
+    ``by_guard`` is True when the guard's choice is not what would have run without it (a plain loop has no
+    context of its own; Lightning has its own rule): a crash that this context causes is then the guard's to
+    explain.
+    """
+
+    mode: str
+    reason: str
+    by_guard: bool = True
+
+    @property
+    def name(self) -> str:
+        return CONTEXT_NAMES[self.mode]
+
+
+def resolve_grad_mode(
+    requested: str,
+    *,
+    inside_training: bool,
+    no_inference_reason: str | None = None,
+    framework_mode: str | None = None,
+) -> GradContextChoice:
+    """The grad context to use for ``grad_mode=requested``.
+
+    ``"auto"`` picks ``no_grad`` inside training (inference tensors could not be reused by training code) and
+    where inference mode is known to break (``no_inference_reason``: gloo, FSDP, XLA, an explicit
+    ``Trainer(inference_mode=False)``), ``inference_mode`` otherwise. ``framework_mode`` is what the framework
+    running the loop would use without the guard, if it has a rule of its own.
+
+    Example:
+        >>> resolve_grad_mode("auto", inside_training=True).mode
+        'no_grad'
+    """
+    if requested != "auto":
+        choice = GradContextChoice(requested, f"grad_mode={requested!r} was requested")
+    elif no_inference_reason:
+        choice = GradContextChoice("no_grad", no_inference_reason)
+    elif _backend() == "gloo":
+        choice = GradContextChoice("no_grad", "gloo process group: collectives on inference tensors are not reliable")
+    elif inside_training:
+        choice = GradContextChoice(
+            "no_grad", "evaluation inside training: inference tensors could not be reused by training code"
+        )
+    else:
+        choice = GradContextChoice("inference", "stand-alone evaluation: inference_mode is the cheapest context")
+    if framework_mode is not None:
+        choice = dataclasses.replace(choice, by_guard=choice.mode != framework_mode)
+    return choice
+
+
+def _backend() -> str | None:
+    if torch.distributed.is_available() and torch.distributed.is_initialized():
+        return str(torch.distributed.get_backend())
+    return None
+
+
+#: Messages of PyTorch errors that inference mode causes in code that needs autograd.
+_INFERENCE_ERRORS: Final[tuple[str, ...]] = (
+    "inference tensor",
+    "inference_mode",
+    "inferencemode",
+    "does not require grad and does not have a grad_fn",
+)
+
+
+def explain_inference_error(err: BaseException, choice: GradContextChoice) -> str | None:
+    """When ``err`` is PyTorch failing because of ``inference_mode`` that the guard chose, the explanation."""
+    if choice.mode != "inference" or not choice.by_guard or not isinstance(err, RuntimeError):
+        return None
+    if isinstance(err, (GradModeViolation, GradModeContextError)):
+        return None
+    text = str(err).lower()
+    if not any(marker in text for marker in _INFERENCE_ERRORS):
+        return None
+    return (
+        f"gradmode: this step failed inside PyTorch under torch.inference_mode(), which the guard chose "
+        f"({choice.reason}). Code that needs autograd during evaluation cannot run there. Either mark it with "
+        "`with gradmode_plugin.allow_grad('reason'):` and clone the tensors it takes from the batch inside the "
+        "block (x = x.clone().requires_grad_()), or run the stage under grad_mode='no_grad'.\n"
+        f"PyTorch said: {type(err).__name__}: {err}"
+    )
+
+
 _TRAINING = operator.attrgetter("training")
 
 
-def _allowed_names(model: nn.Module, patterns: tuple[str, ...]) -> tuple[list[str], set[str]]:
+def _covered_names(names: list[str], patterns: tuple[str, ...]) -> tuple[list[str], set[str]]:
     """(top-most matched module names, every name matched or below a matched module)."""
     top: list[str] = []
     covered: set[str] = set()
-    for name, _ in model.named_modules():
+    for name in names:
         if any(name == t or name.startswith(t + ".") or t == "" for t in top):
             covered.add(name)
             continue
@@ -71,8 +136,17 @@ def _allowed_names(model: nn.Module, patterns: tuple[str, ...]) -> tuple[list[st
     return top, covered
 
 
+def _similar(pattern: str, names: list[str]) -> list[str]:
+    """Module names that look like what ``pattern`` meant: close spellings, or containing its last part."""
+    stem = pattern.rsplit(".", 1)[-1].strip("*?[]")
+    close = difflib.get_close_matches(pattern, names, n=5, cutoff=0.6)
+    containing = [n for n in names if stem and stem in n.rsplit(".", 1)[-1]] if len(stem) > 2 else []
+    return list(dict.fromkeys(close + containing))[:8]
+
+
 class ModuleModes:
-    """Records every submodule's ``training`` flag and puts the model in eval mode, except allowed modules.
+    """Records every submodule's ``training`` flag and sets evaluation modes: eval everywhere, train for the
+    modules matched by ``allow_train`` (and their children), which are also the ones never checked.
 
     ``restore()`` assigns the recorded flags back, so a frozen backbone stays in eval and the effect of a
     custom ``train()`` override is kept exactly as it was.
@@ -81,7 +155,6 @@ class ModuleModes:
         >>> model = nn.Sequential(nn.Linear(2, 2), nn.Dropout())
         >>> modes = ModuleModes(model, allow_train=("1",))
         >>> modes.apply()
-        ['1']
         >>> model[0].training, model[1].training
         (False, True)
         >>> modes.restore()
@@ -91,28 +164,32 @@ class ModuleModes:
 
     def __init__(self, model: nn.Module, allow_train: tuple[str, ...] = ()) -> None:
         self.model = model
-        self.allow_train = allow_train
-        self._saved = [(m, m.training) for m in model.modules()]
-        self.train_allowed, covered = _allowed_names(model, allow_train)
-        unmatched = [p for p in allow_train if not any(fnmatch.fnmatchcase(n, p) for n in covered)]
+        named = list(model.named_modules())
+        self._saved = [(m, m.training) for _, m in named]
+        #: ``id(module) -> name`` for every module of the model when the stage started.
+        self.names: dict[int, str] = {id(m): name for name, m in named}
+        all_names = [name for name, _ in named]
+        self.train_allowed, self.covered = _covered_names(all_names, allow_train)
+        unmatched = [p for p in allow_train if not any(fnmatch.fnmatchcase(n, p) for n in self.covered)]
         if unmatched:
-            names = [n for n, _ in model.named_modules() if n][:8]
-            raise ValueError(
-                f"allow_train pattern(s) {unmatched} match no module of {type(model).__name__}; patterns are "
-                f"globs over names from model.named_modules(), which here look like {names}"
-            )
-        self.checked: tuple[tuple[str, nn.Module], ...] = tuple(
-            (name, m) for name, m in model.named_modules() if name not in covered
-        )
+            raise ValueError(_unmatched_message(unmatched, type(model).__name__, [n for n in all_names if n]))
+        self.checked: tuple[tuple[str, nn.Module], ...] = tuple((n, m) for n, m in named if n not in self.covered)
         self._checked_modules = tuple(m for _, m in self.checked)
 
-    def apply(self) -> list[str]:
-        """Eval mode everywhere (through ``model.eval()``), train mode for allowed modules; returns their names."""
-        self.model.eval()
+    def apply(self, call_eval: bool = True) -> None:
+        """Eval mode everywhere, train mode for allowed modules.
+
+        With ``call_eval`` through ``model.eval()`` and ``train()`` (custom overrides run); otherwise by assigning
+        the flags, which calls no method of the model (a framework's own eval hook follows and has the last word).
+        """
         modules = dict(self.model.named_modules())
-        for name in self.train_allowed:
-            modules[name].train()
-        return list(self.train_allowed)
+        if call_eval:
+            self.model.eval()
+            for name in self.train_allowed:
+                modules[name].train()
+            return
+        for name, module in modules.items():
+            module.training = name in self.covered
 
     def training_modules(self) -> list[str]:
         """Names of checked (not allowed) modules in training mode, top-most first."""
@@ -123,6 +200,20 @@ class ModuleModes:
         # Runs once per batch over every module: a C-level loop, no tuple unpacking per module.
         return any(map(_TRAINING, self._checked_modules))
 
+    def is_covered(self, name: str | None) -> bool:
+        return name is not None and name in self.covered
+
     def restore(self) -> None:
         for module, flag in self._saved:
             module.training = flag
+
+
+def _unmatched_message(unmatched: list[str], model_name: str, names: list[str]) -> str:
+    lines = [f"allow_train pattern(s) {unmatched} match no module of {model_name}."]
+    for pattern in unmatched:
+        similar = _similar(pattern, names)
+        if similar:
+            lines.append(f"  similar to {pattern!r}: {', '.join(similar)}")
+    shown = ", ".join(names[:12]) + (f", ... ({len(names)} in all)" if len(names) > 12 else "")
+    lines.append(f"Patterns are globs over names from model.named_modules(): {shown or '(no submodules)'}")
+    return "\n".join(lines)

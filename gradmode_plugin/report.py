@@ -1,13 +1,17 @@
-"""The guard's report: every violation found, counts per stage and kind, and what each stage ran under."""
+"""The guard's report: every violation found, counts per stage and kind, and what each stage ran under.
+
+Only the report writes into itself: scopes and adapters call its ``begin_run``/``record``/``end_run``... methods.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
-from gradmode_plugin.violations import KINDS, Violation
+from gradmode_plugin.kinds import KINDS
+from gradmode_plugin.violations import Violation
 
 #: At most this many violations are kept with all their details; counts go on counting past it.
 MAX_STORED_VIOLATIONS: Final[int] = 1000
@@ -15,6 +19,11 @@ MAX_STORED_VIOLATIONS: Final[int] = 1000
 
 def _zero_counts() -> dict[str, int]:
     return dict.fromkeys(KINDS, 0)
+
+
+def _with_every_kind(counts: Mapping[str, int] | None) -> dict[str, int]:
+    """``counts`` with a zero for every kind it lacks (e.g. restored from an older checkpoint)."""
+    return {**_zero_counts(), **{k: int(n) for k, n in (counts or {}).items()}}
 
 
 @dataclasses.dataclass
@@ -35,7 +44,6 @@ class StageSummary:
     counts: dict[str, int] = dataclasses.field(default_factory=_zero_counts)
     allowed: dict[str, int] = dataclasses.field(default_factory=dict)
     saved_bytes: int = 0
-    allowed_saved_bytes: int = 0
     peak_allocated_bytes: int | None = None
     rank_counts: dict[int, dict[str, int]] = dataclasses.field(default_factory=dict)
 
@@ -52,10 +60,9 @@ class StageSummary:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> StageSummary:
         fields = {f.name for f in dataclasses.fields(cls)}
-        kwargs = {k: v for k, v in data.items() if k in fields}
-        summary = cls(**kwargs)
-        summary.counts = {**_zero_counts(), **summary.counts}
-        summary.rank_counts = {int(rank): dict(c) for rank, c in summary.rank_counts.items()}
+        summary = cls(**{k: v for k, v in data.items() if k in fields})
+        summary.counts = _with_every_kind(summary.counts)
+        summary.rank_counts = {int(rank): _with_every_kind(c) for rank, c in summary.rank_counts.items()}
         return summary
 
 
@@ -93,18 +100,64 @@ class Report:
         return sum(s.counts.get(kind, 0) if kind else s.violations for s in stages)
 
     def stage(self, name: str) -> StageSummary:
-        """The summary for ``name``, created empty on first use."""
-        if name not in self.stages:
-            self.stages[name] = StageSummary()
-        return self.stages[name]
+        """The summary for ``name`` (an empty one, not stored, when the stage has not run)."""
+        return self.stages.get(name) or StageSummary()
+
+    def first_of_each_kind(self, since: int = 0) -> list[Violation]:
+        """The first stored violation of each kind, from the ``since``-th stored one on."""
+        seen: dict[str, Violation] = {}
+        for violation in self.violations[since:]:
+            seen.setdefault(violation.kind, violation)
+        return list(seen.values())
 
     # -- writing -------------------------------------------------------------------------------------------
-    def add(self, violation: Violation) -> None:
-        self.stage(violation.stage).counts[violation.kind] += 1
+    def _summary(self, stage: str) -> StageSummary:
+        if stage not in self.stages:
+            self.stages[stage] = StageSummary()
+        return self.stages[stage]
+
+    def begin_run(self, stage: str, context: str, reason: str, train_allowed: list[str]) -> bool:
+        """A run of ``stage`` starts under ``context``; True the first time the stage runs under it."""
+        summary = self._summary(stage)
+        first = context not in summary.grad_contexts
+        summary.runs += 1
+        summary.grad_context = context
+        summary.reason = reason
+        summary.grad_contexts[context] = reason
+        summary.train_allowed = list(train_allowed)
+        return first
+
+    def record(self, violation: Violation) -> None:
+        counts = self._summary(violation.stage).counts
+        counts[violation.kind] = counts.get(violation.kind, 0) + 1
         if len(self.violations) < MAX_STORED_VIOLATIONS:
             self.violations.append(violation)
         else:
             self.dropped += 1
+
+    def add_saved_bytes(self, stage: str, nbytes: int) -> None:
+        self._summary(stage).saved_bytes += nbytes
+
+    def count_allowed(self, stage: str, reason: str) -> None:
+        allowed = self._summary(stage).allowed
+        allowed[reason] = allowed.get(reason, 0) + 1
+
+    def end_run(self, stage: str, batches: int, peak_allocated_bytes: int | None = None) -> None:
+        summary = self._summary(stage)
+        summary.batches += batches
+        if peak_allocated_bytes is not None:
+            summary.peak_allocated_bytes = max(summary.peak_allocated_bytes or 0, peak_allocated_bytes)
+
+    def add_rank_counts(self, stage: str, own_rank: int, table: list[dict[str, int]]) -> None:
+        """Every rank's counts of one run (``table[rank]``); other ranks' also join the stage's totals."""
+        summary = self._summary(stage)
+        for rank, counts in enumerate(table):
+            merged = _with_every_kind(summary.rank_counts.get(rank))
+            for kind, n in counts.items():
+                merged[kind] = merged.get(kind, 0) + n
+                if rank != own_rank:
+                    summary.counts[kind] = summary.counts.get(kind, 0) + n
+            summary.rank_counts[rank] = merged
 
     def reset(self) -> None:
         """Forget every violation, count and summary."""
@@ -136,7 +189,7 @@ class Report:
             contexts = "; ".join(f"{c} ({why})" for c, why in s.grad_contexts.items()) or str(s.grad_context)
             lines.append(f"{name}: {s.runs} run(s), {s.batches} batch(es) under {contexts}")
             lines.append(f"  violations: {s.violations} ({kinds})")
-            lines.append(f"  kept in train mode by allow_train: {', '.join(s.train_allowed) or 'none'}")
+            lines.append(f"  allowed to train (allow_train): {', '.join(s.train_allowed) or 'none'}")
             if s.allowed:
                 allowed = ", ".join(f"{reason}={n}" for reason, n in s.allowed.items())
                 lines.append(f"  allow_grad regions: {allowed}")

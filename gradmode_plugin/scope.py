@@ -1,83 +1,57 @@
-"""The core: one evaluation scope that sets the correct modes, runs every check and applies the policy.
-
-The Lightning callback and the plain-PyTorch ``evaluating(...)`` are both built on :class:`EvaluationScope`.
+"""The core: one evaluation scope that sets the correct modes, installs the probes, runs every kind's check and
+applies the policy. The Lightning callback and the plain-PyTorch ``evaluating(...)`` are both built on it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import sys
 import threading
-import warnings
 from collections.abc import Callable
 from types import TracebackType
-from typing import Any, Final, Literal
+from typing import Any
 
 import torch
 from torch import nn
 
-from gradmode_plugin.allow import _active_scope, _allowed_reason
-from gradmode_plugin.detectors import (
-    ForwardGraphDetector,
-    NormStatsWatch,
-    ParamsWatch,
-    SavedTensorsDetector,
-    find_grad_tensor,
-)
-from gradmode_plugin.distributed import all_reduce_sum, collective_device, world
+from gradmode_plugin._state import active_scope
+from gradmode_plugin.blame import StepLocator
+from gradmode_plugin.blame import where as blame_where
+from gradmode_plugin.checks.base import Check
+from gradmode_plugin.checks.grad_enabled import GradEnabled
+from gradmode_plugin.checks.output_requires_grad import OutputRequiresGrad
+from gradmode_plugin.distributed import Ranks, agree, describe_offenders, offenders
+from gradmode_plugin.kinds import HINTS, KINDS, REGISTRY
+from gradmode_plugin.memory import CudaPeak
 from gradmode_plugin.modes import (
-    CONTEXT_NAMES,
-    GRAD_MODES,
+    GradContextChoice,
     ModuleModes,
+    explain_inference_error,
     grad_context,
-    validate_choice,
-    validate_patterns,
+    resolve_grad_mode,
 )
+from gradmode_plugin.options import GuardOptions, validate_patterns
+from gradmode_plugin.policy import Policy
+from gradmode_plugin.probes import FUNCTIONAL, TRAIN_CALLS, ForwardProbe, SavedTensorProbe
 from gradmode_plugin.report import Report
-from gradmode_plugin.violations import HINTS, KINDS, GradModeViolation, GradModeWarning, Violation, ViolationKind
+from gradmode_plugin.violations import GradModeContextError, GradModeViolation, Violation
 
 log = logging.getLogger("gradmode_plugin")
-
-OnViolation = Literal["raise", "warn", "record"]
-ON_VIOLATION: Final[tuple[str, ...]] = ("raise", "warn", "record")
-
-#: ``reduce(tensor) -> tensor``: a sum over all ranks (an all-reduce); ``None`` in a single process.
-Reducer = Callable[[torch.Tensor], torch.Tensor]
-
-
-def validate_options(
-    grad_mode: object, on_violation: object, allow_train: object, check_params: object
-) -> tuple[str, str, tuple[str, ...]]:
-    """Check the options every adapter shares; returns (grad_mode, on_violation, allow_train) normalised."""
-    mode = validate_choice("grad_mode", grad_mode, GRAD_MODES)
-    policy = validate_choice("on_violation", on_violation, ON_VIOLATION)
-    if not isinstance(check_params, bool):
-        raise ValueError(f"check_params={check_params!r} is not supported; allowed values: True, False")
-    return mode, policy, validate_patterns("allow_train", allow_train)
-
-
-def resolve_grad_mode(
-    requested: str, *, inside_training: bool, no_inference_reason: str | None = None
-) -> tuple[str, str]:
-    """The grad context to use (``"inference"`` or ``"no_grad"``) and why."""
-    if requested != "auto":
-        return requested, f"grad_mode={requested!r} was requested"
-    if no_inference_reason:
-        return "no_grad", no_inference_reason
-    if _backend() == "gloo":
-        return "no_grad", "gloo process group: collectives on inference tensors are not reliable"
-    if inside_training:
-        return "no_grad", "evaluation inside training: inference tensors could not be reused by training code"
-    return "inference", "stand-alone evaluation: inference_mode is the cheapest context"
 
 
 class EvaluationScope:
     """Correct modes for one evaluation stage, asserted batch by batch.
 
     On entry: records every module's train flag, puts the model in eval mode (except ``allow_train``), enters
-    the grad context and installs the detectors. On exit, normal or not, restores exactly the previous grad
+    the grad context and installs the probes. On exit, normal or not, restores exactly the previous grad
     mode, inference mode, module flags and hooks. Use :meth:`batch` around each batch for per-batch detection
-    (violations then name the batch); without it, checks run once at exit.
+    (violations then name the batch and your loop's line); without it, checks run once at exit.
+
+    ``framework=True`` is for a framework that sets and restores module modes itself (Lightning): the scope then
+    sets modes only when :meth:`set_modes` is called (by assigning flags, before the framework's own eval hook),
+    restores them only after an exception, and leaves the end-of-stage flag and grad checks to the framework's
+    adapter.
 
     Example:
         >>> model = nn.Sequential(nn.Linear(4, 4), nn.BatchNorm1d(4), nn.Dropout())
@@ -92,229 +66,242 @@ class EvaluationScope:
     def __init__(
         self,
         model: nn.Module,
+        options: GuardOptions | None = None,
         *,
         stage: str = "evaluation",
-        grad_mode: str = "auto",
-        allow_train: tuple[str, ...] | list[str] | str = (),
-        on_violation: str = "raise",
-        check_params: bool = False,
         report: Report | None = None,
-        inside_training: bool | None = None,
-        no_inference_reason: str | None = None,
-        rank: int = 0,
-        world_size: int = 1,
-        reduce: Reducer | None = None,
-        reduce_device: torch.device | str = "cpu",
-        final_mode_check: bool = True,
+        policy: Policy | None = None,
+        context: GradContextChoice | None = None,
+        ranks: Ranks | None = None,
+        framework: bool = False,
     ) -> None:
-        grad_mode, on_violation, self.allow_train = validate_options(grad_mode, on_violation, allow_train, check_params)
         if not isinstance(model, nn.Module):
             raise ValueError(f"model must be a torch.nn.Module, got {type(model).__name__}")
         self.model = model
+        self.options = options or GuardOptions()
         self.stage = stage
-        self.on_violation = on_violation
-        self.check_params = check_params
         self.report = report if report is not None else Report()
-        self.rank = rank
-        self.world_size = world_size
-        # Off when a framework restores module flags before the scope ends (Lightning does, per stage).
-        self.final_mode_check = final_mode_check
-        self._reduce = reduce
-        self._reduce_device = torch.device(reduce_device)
-        self._inside_training = model.training if inside_training is None else inside_training
-        self.mode, self.reason = resolve_grad_mode(
-            grad_mode, inside_training=self._inside_training, no_inference_reason=no_inference_reason
-        )
-        # Raising at the batch on one rank would leave the others waiting in their next collective: with
-        # several ranks, every rank raises together at the end of the stage instead.
-        self._defer_raise = world_size > 1 and reduce is not None
+        self.policy = policy or Policy(self.options.on_violation)
+        self.choice = context or resolve_grad_mode(self.options.grad_mode, inside_training=model.training)
+        self.ranks = ranks or Ranks()
+        self.framework = framework
+        #: Whether the end of the scope checks module flags and grad mode (off when a framework restores them).
+        self.final_checks = not framework
         self._lock = threading.Lock()
-        self._warned: set[tuple[str, str, str | None]] = set()
         self._stack: contextlib.ExitStack | None = None
-        self._reset_run()
-        self._modes: ModuleModes | None = None
-        self._norms: NormStatsWatch | None = None
-        self._params: ParamsWatch | None = None
-        self._cuda_device: torch.device | None = None
-
-    def _reset_run(self) -> None:
         self.batch_idx: int | None = None
         self.dataloader_idx: int | None = None
+
+    @property
+    def mode(self) -> str:
+        """The grad context this scope runs under: ``"inference"`` or ``"no_grad"``."""
+        return self.choice.mode
+
+    @property
+    def reason(self) -> str:
+        return self.choice.reason
+
+    # -- stage -----------------------------------------------------------------------------------------------
+    def _reset_run(self) -> None:
+        self.batch_idx = None
+        self.dataloader_idx = None
+        self.thread_id = threading.get_ident()
+        self.steps = StepLocator(self.thread_id)
         self._seen: set[tuple[str, int | None, int | None]] = set()
         self._pending: Violation | None = None
         self._run_counts = dict.fromkeys(KINDS, 0)
         self._batches = 0
+        self._modes_set = False
+        self._restore_modes = True
+        self._functional: dict[str, list[Callable[[str], None]]] = {}
+        self._train_listeners: list[Callable[[nn.Module, Callable[[], str | None]], None]] = []
 
-    # -- stage -----------------------------------------------------------------------------------------------
     def __enter__(self) -> EvaluationScope:
         if self._stack is not None:
             raise RuntimeError("this EvaluationScope is already entered; use a new evaluating(...) for nesting")
         self._reset_run()
-        summary = self.report.stage(self.stage)
-        if CONTEXT_NAMES[self.mode] not in summary.grad_contexts and self.rank == 0:
-            log.info("gradmode: %s runs under torch.%s (%s)", self.stage, CONTEXT_NAMES[self.mode], self.reason)
         with contextlib.ExitStack() as stack:
-            modes = ModuleModes(self.model, self.allow_train)
-            stack.callback(modes.restore)
-            summary.train_allowed = modes.apply()
-            self._modes = modes
-            self._norms = NormStatsWatch(self.model, skip=_covered(modes))
-            if self.check_params:
-                self._params = ParamsWatch(self.model)
-            forward = ForwardGraphDetector(self.model, self)
-            stack.callback(forward.remove)
-            forward.install()
-            stack.enter_context(SavedTensorsDetector(self))
+            self.modes = ModuleModes(self.model, self.options.allow_train)
+            stack.callback(self._restore)
+            self.saved_tensors = SavedTensorProbe()
+            self.forward = ForwardProbe(self.modes.names)
+            self._checks = [kind.check(self) for kind in REGISTRY if kind.check.enabled(self)]
+            for check in self._checks:
+                stack.callback(check.stop)
+                check.start()
+            self._by_kind: dict[str, Check] = {check.kind: check for check in self._checks}
+            self._batch_end_checks = [c for c in self._checks if type(c).batch_end is not Check.batch_end]
+            self._batch_start_checks = [c for c in self._checks if type(c).batch_start is not Check.batch_start]
+            stack.enter_context(self.forward)
+            stack.enter_context(self.saved_tensors)
+            stack.enter_context(FUNCTIONAL.active())
+            stack.enter_context(TRAIN_CALLS.listening(self._train_called))
             stack.enter_context(grad_context(self.mode))
-            token = _active_scope.set(self)
-            stack.callback(_active_scope.reset, token)
-            self._start_memory()
+            token = active_scope.set(self)
+            stack.callback(active_scope.reset, token)
+            self._cuda = stack.enter_context(CudaPeak(self.model))
+            if not self.framework:
+                self.set_modes()
             self._stack = stack.pop_all()
-        summary.runs += 1
-        summary.grad_context = CONTEXT_NAMES[self.mode]
-        summary.reason = self.reason
-        summary.grad_contexts[summary.grad_context] = self.reason
         return self
+
+    def set_modes(self) -> None:
+        """Set evaluation modes once per run (a framework adapter calls it right before its own eval hook)."""
+        self.modes.apply(call_eval=not self.framework)
+        self._modes_set = True
+        first = self.report.begin_run(self.stage, self.choice.name, self.reason, self.modes.train_allowed)
+        if first and self.ranks.rank == 0:
+            log.info("gradmode: %s runs under torch.%s (%s)", self.stage, self.choice.name, self.reason)
+
+    @property
+    def modes_set(self) -> bool:
+        return self._modes_set
+
+    def _restore(self) -> None:
+        if self._restore_modes:
+            self.modes.restore()
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         assert self._stack is not None, "EvaluationScope exited without being entered"
+        failed = exc_type is not None
+        # A framework restores modes itself after a normal stage; after an exception nobody else will.
+        self._restore_modes = failed or not self.framework
         try:
-            if exc_type is None:
-                self._check_stage_end()
+            if not failed:
+                self.batch_idx = self.dataloader_idx = None
+                for check in self._checks:
+                    check.stage_end()
         finally:
             self._stack.close()
             self._stack = None
-            self._finish_memory()
-            self.report.stage(self.stage).batches += self._batches
-        if exc_type is None:
+            if self._modes_set:
+                self.report.end_run(self.stage, self._batches, self._cuda.peak)
+        if not failed:
             self._agree_and_raise()
-
-    def _start_memory(self) -> None:
-        device = next((p.device for p in self.model.parameters()), None)
-        if device is not None and device.type == "cuda":
-            self._cuda_device = device
-            torch.cuda.reset_peak_memory_stats(device)
-
-    def _finish_memory(self) -> None:
-        if self._cuda_device is None:
-            return
-        summary = self.report.stage(self.stage)
-        peak = torch.cuda.max_memory_allocated(self._cuda_device)
-        summary.peak_allocated_bytes = max(summary.peak_allocated_bytes or 0, peak)
 
     # -- batches ---------------------------------------------------------------------------------------------
     def batch(self, batch_idx: int, dataloader_idx: int | None = None) -> _Batch:
         """Run one batch under the guard's grad context and check it when it ends (a context manager)."""
         self.batch_idx = batch_idx
         self.dataloader_idx = dataloader_idx
-        self._batches += 1
+        # The loop that enters the batch is the evaluation step: its current line is in every `where`.
+        self.steps.step_code = sys._getframe(1).f_code
         return _Batch(self)
 
-    def _enter_batch(self) -> contextlib.AbstractContextManager[None] | None:
-        if self.check_grad_enabled("at the start of the batch"):
-            torch.set_grad_enabled(False)  # contain the leak; the stage's own context restores the outer state
+    def step(self) -> _Batch:
+        """:meth:`batch` for a framework that announced the batch with :meth:`begin_batch`."""
+        return _Batch(self)
+
+    def begin_batch(self, batch_idx: int, dataloader_idx: int | None = None) -> None:
+        """A framework's batch begins: what is found from now on (its hooks included) belongs to it."""
+        self.batch_idx = batch_idx
+        self.dataloader_idx = dataloader_idx
+
+    def end_batch(self) -> None:
+        """A framework's batch ended, its hooks included: check grad mode, raise what is pending."""
+        check = self._by_kind.get("grad_enabled")
+        if isinstance(check, GradEnabled):
+            check.boundary("after the batch's hooks")
+        self.raise_pending()
+        self.batch_idx = self.dataloader_idx = None
+
+    def boundary(self, when: str) -> None:
+        """A framework's stage boundary (e.g. "at the end of the stage"): check grad mode, raise what is pending."""
+        check = self._by_kind.get("grad_enabled")
+        if isinstance(check, GradEnabled):
+            check.boundary(when)
+        self.raise_pending()
+
+    def _batch_start(self) -> contextlib.AbstractContextManager[None] | None:
+        self._batches += 1
+        for check in self._batch_start_checks:
+            check.batch_start()
+        self.raise_pending()
+        # The guard's context for the step, where something outside it (a framework's fallback, a caller) left
+        # another one. Grad mode found on is reported, not switched off: code that needs it keeps working.
         # Entering a context costs more than the rest of the per-batch work: only when the state is not right.
-        if torch.is_inference_mode_enabled() == (self.mode == "inference"):
+        if torch.is_grad_enabled() or torch.is_inference_mode_enabled() == (self.mode == "inference"):
             return None
         context = grad_context(self.mode)
         context.__enter__()
         return context
 
-    def _exit_batch(self, context: contextlib.AbstractContextManager[None] | None, failed: bool) -> None:
-        if not failed and self.check_grad_enabled("at the end of the batch"):
-            torch.set_grad_enabled(False)
+    def _batch_end(self, context: contextlib.AbstractContextManager[None] | None, exc: BaseException | None) -> None:
         if context is not None:
             context.__exit__(None, None, None)
-        if not failed:
-            self._check_batch_end()
-            self.raise_pending()
+        if exc is not None:
+            explanation = explain_inference_error(exc, self.choice)
+            if explanation is not None:
+                raise GradModeContextError(explanation) from exc
+            return
+        for check in self._batch_end_checks:
+            check.batch_end()
+        self.raise_pending()
 
     def check_output(self, obj: Any, what: str = "step output", where: str | None = None) -> None:
         """Flag a tensor inside ``obj`` that requires grad (it keeps a graph or a parameter alive)."""
-        path = find_grad_tensor(obj, what)
-        if path is not None:
-            self.found(
-                "output_requires_grad",
-                where=where,
-                detail=f"{path} requires grad",
-            )
+        check = self._by_kind.get("output_requires_grad")
+        if isinstance(check, OutputRequiresGrad):
+            check.check(obj, what, where)
 
-    def check_grad_enabled(self, when: str) -> bool:
-        """Flag grad mode found enabled at a boundary (outside ``allow_grad``); True when it was."""
-        if torch.is_grad_enabled() and _allowed_reason.get() is None:
-            self.found("grad_enabled", detail=f"grad mode was enabled {when}")
-            return True
-        return False
+    # -- what checks use -------------------------------------------------------------------------------------
+    def where(self, skip: int = 1) -> str | None:
+        """The user's lines behind the caller, the evaluation step's current line included."""
+        return blame_where(skip + 1, step=self.steps)
 
-    def apply_modes(self) -> None:
-        """Put the model in eval mode again (except ``allow_train``), e.g. after a framework's own ``eval()``."""
-        assert self._modes is not None, "apply_modes() needs an entered scope"
-        self._modes.apply()
-
-    def _check_batch_end(self) -> None:
-        self._check_train_mode()
-        self._check_norm_stats()
-        if self._params is not None:
-            self._report_params(self._params.changed_versions())
-
-    def _check_train_mode(self) -> None:
-        assert self._modes is not None
-        if self._modes.any_training():
-            names = self._modes.training_modules()
-            shown = ", ".join(n or "<root>" for n in names[:5]) + (" ..." if len(names) > 5 else "")
-            self.found(
-                "train_mode",
-                module=names[0] if names else None,
-                detail=f"{len(names)} module(s) in training mode during evaluation: {shown}",
-            )
-
-    def _check_norm_stats(self) -> None:
-        assert self._norms is not None
-        changed = self._norms.changed()
-        if changed:
-            self.found(
-                "running_stats_updated",
-                module=changed[0],
-                detail=f"running statistics of {', '.join(changed[:5])} were updated",
-            )
-
-    def _check_stage_end(self) -> None:
-        if self.final_mode_check:
-            self.check_grad_enabled("at the end of the scope")
-            self._check_train_mode()
-        self._check_norm_stats()
-        if self._params is not None:
-            self._report_params(self._params.changed_versions() + self._params.changed_values())
-
-    def _report_params(self, names: list[str]) -> None:
-        if names:
-            self.found(
-                "params_changed",
-                module=names[0].rpartition(".")[0],
-                detail=f"{len(names)} parameter(s)/buffer(s) changed during evaluation: {', '.join(names[:5])}",
-            )
-
-    # -- sink for detectors ----------------------------------------------------------------------------------
     def wants(self, kind: str) -> bool:
+        """False when ``kind`` was already reported for the current batch."""
         return (kind, self.dataloader_idx, self.batch_idx) not in self._seen
 
+    def listen_functional(self, kind: str, listener: Callable[[str], None]) -> None:
+        self._functional.setdefault(kind, []).append(listener)
+
+    def functional_call(self, kind: str, call: str) -> None:
+        """A ``torch.nn.functional`` call that trains ran in this scope's thread (from the functional probe)."""
+        for listener in self._functional.get(kind, ()):
+            listener(call)
+
+    def listen_train_calls(self, listener: Callable[[nn.Module, Callable[[], str | None]], None]) -> None:
+        self._train_listeners.append(listener)
+
+    def _train_called(self, module: nn.Module, where: Callable[[], str | None]) -> None:
+        if id(module) in self.modes.names:
+            for listener in self._train_listeners:
+                listener(module, where)
+
+    def calling_module(self, limit: int = 12) -> tuple[str, nn.Module] | None:
+        """(name, module) of the watched module whose code runs further up this thread's stack, if any."""
+        names = self.modes.names
+        frame = sys._getframe(1)
+        for _ in range(limit):
+            if frame is None:
+                break
+            owner = frame.f_locals.get("self") if "self" in frame.f_code.co_varnames else None
+            if isinstance(owner, nn.Module) and id(owner) in names:
+                return names[id(owner)], owner
+            frame = frame.f_back  # type: ignore[assignment]
+        return None
+
     def graph_saved(self, nbytes: int, allowed: bool) -> None:
-        summary = self.report.stage(self.stage)
-        if allowed:
-            summary.allowed_saved_bytes += nbytes
-        else:
-            summary.saved_bytes += nbytes
+        if not allowed:
+            self.report.add_saved_bytes(self.stage, nbytes)
 
     def count_allowed(self, reason: str) -> None:
-        allowed = self.report.stage(self.stage).allowed
-        allowed[reason] = allowed.get(reason, 0) + 1
+        self.report.count_allowed(self.stage, reason)
 
     def found(
-        self, kind: ViolationKind, *, module: str | None = None, where: str | None = None, detail: str = ""
+        self,
+        kind: str,
+        *,
+        module: str | None = None,
+        where: str | None = None,
+        detail: str = "",
+        hint: str | None = None,
     ) -> None:
-        """Record one violation (at most one per kind and batch) and apply the warn policy to it."""
+        """Record one violation (at most one per kind and batch) and apply the warn policy to it. Never raises:
+        under ``raise`` the first one is raised at the next check point (:meth:`raise_pending`)."""
         key = (kind, self.dataloader_idx, self.batch_idx)
         with self._lock:
             if key in self._seen:
@@ -326,49 +313,38 @@ class EvaluationScope:
                 batch_idx=self.batch_idx,
                 module=module,
                 where=where,
-                rank=self.rank,
-                hint=HINTS[kind],
+                rank=self.ranks.rank,
+                hint=hint or HINTS[kind],
                 detail=detail,
                 dataloader_idx=self.dataloader_idx,
             )
-            self.report.add(violation)
+            self.report.record(violation)
             self._run_counts[kind] += 1
-            if self._pending is None:
+            if self._pending is None or _raises_before(violation, self._pending):
                 self._pending = violation
-        if self.on_violation == "warn":
-            warn_key = (kind, self.stage, module)
-            if warn_key not in self._warned:
-                self._warned.add(warn_key)
-                warnings.warn(f"gradmode: {violation.describe()}", GradModeWarning, stacklevel=2)
+        self.policy.handle(violation)
 
     def raise_pending(self) -> None:
-        """Under ``raise``, raise the first violation found so far (with several ranks: at the stage end)."""
-        if self.on_violation == "raise" and self._pending is not None and not self._defer_raise:
-            raise GradModeViolation(self._pending)
+        """Under ``raise``, raise the first violation not raised yet (with several ranks: at the stage end)."""
+        if self._pending is None or not self.policy.raises or self.ranks.several:
+            return
+        violation, self._pending = self._pending, None
+        raise GradModeViolation(violation)
 
     # -- many ranks ------------------------------------------------------------------------------------------
     def _agree_and_raise(self) -> None:
-        """One all-reduce per stage: every rank learns every rank's counts; under ``raise`` all raise."""
-        summary = self.report.stage(self.stage)
-        if self._reduce is None or self.world_size <= 1:
-            summary.rank_counts[self.rank] = _add(summary.rank_counts.get(self.rank), self._run_counts)
+        """One all-reduce per stage with several ranks: every rank learns every rank's counts; under ``raise``
+        all raise together."""
+        table = agree(self.ranks, self._run_counts)
+        self.report.add_rank_counts(self.stage, self.ranks.rank, table)
+        if not self.ranks.several:
             self.raise_pending()
             return
-        local = torch.zeros(self.world_size, len(KINDS), dtype=torch.int64, device=self._reduce_device)
-        local[self.rank] = torch.tensor([self._run_counts[k] for k in KINDS], dtype=torch.int64)
-        table = self._reduce(local).cpu().tolist()
-        for rank, row in enumerate(table):
-            counts = dict(zip(KINDS, (int(n) for n in row)))
-            summary.rank_counts[rank] = _add(summary.rank_counts.get(rank), counts)
-            if rank != self.rank:
-                for kind, n in counts.items():
-                    summary.counts[kind] += n
-        if self.on_violation != "raise" or not any(any(row) for row in table):
+        found = offenders(table)
+        if not self.policy.raises or not found:
             return
-        offenders = {rank: [k for k, n in zip(KINDS, row) if n] for rank, row in enumerate(table) if any(row)}
-        described = "; ".join(f"rank {r}: {', '.join(kinds)}" for r, kinds in offenders.items())
-        own = self._pending
-        first_rank, first_kinds = next(iter(offenders.items()))
+        own, self._pending = self._pending, None
+        first_rank, first_kinds = next(iter(found.items()))
         violation = own or Violation(
             kind=first_kinds[0],
             stage=self.stage,
@@ -377,9 +353,20 @@ class EvaluationScope:
             hint=HINTS[first_kinds[0]],
             detail=f"found on rank {first_rank}",
         )
-        message = f"gradmode: violations during {self.stage} on {len(offenders)} rank(s) ({described})"
-        message += "\n" + (own.describe() if own else f"this rank ({self.rank}) found none; see rank {first_rank}")
+        message = describe_offenders(self.stage, found)
+        mine = own.describe() if own else f"this rank ({self.ranks.rank}) found none; see rank {first_rank}"
+        message += "\n" + mine
         raise GradModeViolation(violation, message)
+
+
+_ORDER = {kind: i for i, kind in enumerate(KINDS)}
+
+
+def _raises_before(new: Violation, pending: Violation) -> bool:
+    """Of two findings in the same batch, the one earlier in the registry is raised: the cause (a module switched
+    to training mode) before its effect (statistics updated by its forward pass, found first)."""
+    same_batch = (new.batch_idx, new.dataloader_idx) == (pending.batch_idx, pending.dataloader_idx)
+    return same_batch and _ORDER.get(new.kind, 99) < _ORDER.get(pending.kind, 99)
 
 
 class _Batch:
@@ -392,30 +379,12 @@ class _Batch:
         self._context: contextlib.AbstractContextManager[None] | None = None
 
     def __enter__(self) -> None:
-        self._context = self._scope._enter_batch()
+        self._context = self._scope._batch_start()
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        self._scope._exit_batch(self._context, failed=exc_type is not None)
-
-
-def _backend() -> str | None:
-    if torch.distributed.is_available() and torch.distributed.is_initialized():
-        return str(torch.distributed.get_backend())
-    return None
-
-
-def _covered(modes: ModuleModes) -> set[str]:
-    checked = {name for name, _ in modes.checked}
-    return {name for name, _ in modes.model.named_modules()} - checked
-
-
-def _add(base: dict[str, int] | None, extra: dict[str, int]) -> dict[str, int]:
-    out = dict.fromkeys(KINDS, 0) if base is None else dict(base)
-    for kind, n in extra.items():
-        out[kind] += n
-    return out
+        self._scope._batch_end(self._context, exc)
 
 
 def evaluating(
@@ -431,7 +400,8 @@ def evaluating(
     """Evaluate a plain PyTorch model under the guard.
 
     ``grad_mode="auto"`` picks ``no_grad`` when the model was in training mode on entry (evaluation inside a
-    training loop, where inference tensors could not be reused) and ``inference_mode`` otherwise.
+    training loop, where inference tensors could not be reused) and ``inference_mode`` otherwise. Modules matched
+    by ``allow_train`` (and their children) are put in training mode and never checked.
 
     Example:
         >>> model = nn.Sequential(nn.Linear(4, 2), nn.Dropout())
@@ -441,17 +411,5 @@ def evaluating(
         >>> y.requires_grad, scope.report.total
         (False, 0)
     """
-    rank, world_size = world()
-    return EvaluationScope(
-        model,
-        stage=stage,
-        grad_mode=grad_mode,
-        allow_train=allow_train,
-        on_violation=on_violation,
-        check_params=check_params,
-        report=report,
-        rank=rank,
-        world_size=world_size,
-        reduce=all_reduce_sum if world_size > 1 else None,
-        reduce_device=collective_device() if world_size > 1 else "cpu",
-    )
+    options = GuardOptions(grad_mode, on_violation, validate_patterns("allow_train", allow_train), check_params)
+    return EvaluationScope(model, options, stage=stage, report=report, ranks=Ranks.current())

@@ -1,45 +1,12 @@
-"""What a violation is: its kinds, the record of one, and the exception and warning that carry it."""
+"""What a finding is: the record of one violation, and the exceptions and warning that carry it."""
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Final, Literal, get_args
+from typing import Any, TypeAlias
 
-ViolationKind = Literal[
-    "graph_built",
-    "train_mode",
-    "running_stats_updated",
-    "grad_enabled",
-    "output_requires_grad",
-    "params_changed",
-]
-
-KINDS: Final[tuple[ViolationKind, ...]] = get_args(ViolationKind)
-
-HINTS: Final[dict[str, str]] = {
-    "graph_built": (
-        "remove torch.enable_grad()/set_grad_enabled(True) from evaluation code, wrap code in worker threads "
-        "with torch.no_grad(), or mark sanctioned gradients with gradmode_plugin.allow_grad('reason')"
-    ),
-    "train_mode": (
-        "do not call .train() during evaluation; to keep a module training on purpose (e.g. MC dropout) "
-        "add its name to allow_train"
-    ),
-    "running_stats_updated": (
-        "a normalisation layer ran in training mode during evaluation; keep it in eval mode, or allow it "
-        "explicitly with allow_train if updating statistics is intended (test-time adaptation)"
-    ),
-    "grad_enabled": (
-        "something called torch.set_grad_enabled(True) and did not restore it; use it as a context manager "
-        "(with torch.set_grad_enabled(...):) so it is undone on exit"
-    ),
-    "output_requires_grad": (
-        "detach step outputs and logged values (tensor.detach()) so they do not keep a graph or parameters alive"
-    ),
-    "params_changed": (
-        "evaluation must not write to parameters or buffers; move the update to training code, or work on a copy"
-    ),
-}
+#: A violation kind: one of :data:`gradmode_plugin.KINDS` (``"graph_built"``, ``"train_mode"`` ...).
+ViolationKind: TypeAlias = str
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,13 +14,14 @@ class Violation:
     """One finding of the guard.
 
     Attributes:
-        kind: one of :data:`KINDS`.
+        kind: one of :data:`~gradmode_plugin.KINDS`.
         stage: ``validation``, ``test``, ``predict``, ``sanity_check`` or the plain-API scope name.
-        batch_idx: the batch it was found in; ``None`` when found outside a batch (e.g. in an epoch-end hook).
+        batch_idx: the batch it was found in; ``None`` when found outside any batch (a stage or epoch hook).
         module: dotted module path from ``named_modules()``, where known (``""`` is the root module).
-        where: ``file:line in function`` of the user code that caused it, where it can be known.
+        where: the user's source lines that caused it, innermost first (``file:line in function: code``), always
+            including the evaluation step's own current line where there is one.
         rank: global rank of the process that found it.
-        hint: one line on how to fix it.
+        hint: how to fix it.
         detail: what exactly was seen.
         dataloader_idx: index of the evaluation dataloader, where known.
     """
@@ -68,15 +36,19 @@ class Violation:
     detail: str = ""
     dataloader_idx: int | None = None
 
-    def describe(self) -> str:
-        """A one-paragraph, human-readable description."""
+    def place(self) -> str:
+        """``stage 'validation', dataloader 1, batch 3, rank 1`` (the parts that are known)."""
         place = f"stage '{self.stage}'"
         if self.dataloader_idx:
             place += f", dataloader {self.dataloader_idx}"
         place += f", batch {self.batch_idx}" if self.batch_idx is not None else ", outside any batch"
         if self.rank:
             place += f", rank {self.rank}"
-        parts = [f"[{self.kind}] {self.detail or self.kind} ({place})"]
+        return place
+
+    def describe(self) -> str:
+        """A one-paragraph, human-readable description."""
+        parts = [f"[{self.kind}] {self.detail or self.kind} ({self.place()})"]
         if self.module is not None:
             parts.append(f"module: {self.module or '<root>'}")
         if self.where:
@@ -97,5 +69,12 @@ class GradModeViolation(RuntimeError):
         self.kind: ViolationKind = violation.kind
 
 
+class GradModeContextError(RuntimeError):
+    """A step failed inside PyTorch because of the ``inference_mode`` the guard chose.
+
+    Raised from the original error (``__cause__``), naming the context, why the guard chose it and the ways out.
+    """
+
+
 class GradModeWarning(UserWarning):
-    """Issued under ``on_violation="warn"``, once per (kind, stage, module)."""
+    """Issued under ``on_violation="warn"``, once per (kind, stage, module) and guard."""

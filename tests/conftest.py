@@ -1,53 +1,20 @@
-"""Shared fixtures: a small correct LightningModule, generated data and a quiet CPU Trainer."""
+"""Shared fixtures, and a check after every test that nothing of the guard was left behind anywhere."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-import pytorch_lightning as pl
 import torch
+import torch.nn.functional as F
 from torch import nn
-from torch.utils.data import DataLoader, TensorDataset
+from torch.utils.data import DataLoader
 
+from tests.helpers.lightning import make_loader, quiet_trainer
 
-class ToyModule(pl.LightningModule):
-    """A correct model with BatchNorm and Dropout: the guard must find nothing in it."""
-
-    def __init__(self, lr: float = 0.1) -> None:
-        super().__init__()
-        self.lr = lr
-        self.net = nn.Sequential(nn.Linear(8, 16), nn.BatchNorm1d(16), nn.ReLU(), nn.Dropout(0.5), nn.Linear(16, 2))
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.net(x)
-
-    def training_step(self, batch: Any, batch_idx: int) -> torch.Tensor:
-        x, y = batch
-        loss = nn.functional.cross_entropy(self(x), y)
-        self.log("train_loss", loss)
-        return loss
-
-    def validation_step(self, batch: Any, batch_idx: int) -> None:
-        x, y = batch
-        self.log("val_loss", nn.functional.cross_entropy(self(x), y))
-
-    def test_step(self, batch: Any, batch_idx: int) -> None:
-        x, y = batch
-        self.log("test_loss", nn.functional.cross_entropy(self(x), y))
-
-    def predict_step(self, batch: Any, batch_idx: int) -> torch.Tensor:
-        return self(batch[0]).softmax(-1)
-
-    def configure_optimizers(self) -> torch.optim.Optimizer:
-        return torch.optim.SGD(self.parameters(), lr=self.lr)
-
-
-def make_loader(n: int = 32, batch_size: int = 8, seed: int = 0) -> DataLoader:
-    g = torch.Generator().manual_seed(seed)
-    data = TensorDataset(torch.randn(n, 8, generator=g), torch.randint(0, 2, (n,), generator=g))
-    return DataLoader(data, batch_size=batch_size)
+_FUNCTIONAL = {name: getattr(F, name) for name in dir(F) if not name.startswith("_")}
+_TRAIN = nn.Module.train
 
 
 @pytest.fixture
@@ -55,53 +22,21 @@ def loader() -> DataLoader:
     return make_loader()
 
 
-def quiet_trainer(root: Any, **kwargs: Any) -> pl.Trainer:
-    """A one-device CPU Trainer without logger, checkpoints, progress bar or summary; ``kwargs`` override."""
-    options: dict[str, Any] = dict(
-        accelerator="cpu",
-        devices=1,
-        max_epochs=1,
-        logger=False,
-        enable_checkpointing=False,
-        enable_progress_bar=False,
-        enable_model_summary=False,
-        default_root_dir=str(root),
-    )
-    options.update(kwargs)
-    return pl.Trainer(**options)
-
-
 @pytest.fixture
-def make_trainer(tmp_path: Any) -> Callable[..., pl.Trainer]:
+def make_trainer(tmp_path: Any) -> Callable[..., Any]:
     return lambda **kwargs: quiet_trainer(tmp_path, **kwargs)
 
 
-def assert_same_weights(a: nn.Module, b: nn.Module) -> None:
-    """Bitwise-identical state dicts (same keys, dtypes and values)."""
-    sa, sb = a.state_dict(), b.state_dict()
-    assert sa.keys() == sb.keys()
-    different = [k for k in sa if sa[k].dtype != sb[k].dtype or not torch.equal(sa[k], sb[k])]
-    assert not different, f"weights differ with and without the guard: {different}"
-
-
-def flags(module: nn.Module) -> list[bool]:
-    return [m.training for m in module.modules()]
-
-
-def hook_count(module: nn.Module) -> int:
-    """Every hook of every submodule, so tests can prove none is left behind."""
-    total = 0
-    for m in module.modules():
-        for name in vars(m):
-            if name.endswith("_hooks") and isinstance(getattr(m, name), dict):
-                total += len(getattr(m, name))
-    return total
-
-
 @pytest.fixture(autouse=True)
-def _no_leaked_grad_state() -> Any:
-    """Every test must leave grad mode and inference mode as it found them."""
+def _nothing_left_behind() -> Iterator[None]:
+    """Every test must leave grad mode, inference mode, the saved-tensor hook stack, torch's global module hooks,
+    ``torch.nn.functional`` and ``nn.Module.train`` as it found them."""
+    forward_hooks = dict(torch.nn.modules.module._global_forward_hooks)
     yield
     assert torch.is_grad_enabled(), "a test left grad mode disabled"
     assert not torch.is_inference_mode_enabled(), "a test left inference mode enabled"
     assert torch._C._autograd._top_saved_tensors_default_hooks(False) is None, "a saved-tensor hook was left pushed"
+    assert dict(torch.nn.modules.module._global_forward_hooks) == forward_hooks, "a global forward hook was left"
+    changed = [name for name, fn in _FUNCTIONAL.items() if getattr(F, name) is not fn]
+    assert not changed, f"torch.nn.functional left replaced: {changed}"
+    assert nn.Module.train is _TRAIN, "nn.Module.train left replaced"

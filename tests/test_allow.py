@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from gradmode_plugin import GradModeViolation, allow_grad, evaluating
-from tests.test_scope import BATCHES, make_model
+from tests.helpers.models import BATCHES, make_model
 
 
 @pytest.mark.parametrize("grad_mode", ["inference", "no_grad"])

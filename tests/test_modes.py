@@ -7,7 +7,7 @@ import torch
 from torch import nn
 
 from gradmode_plugin import ModuleModes, grad_context
-from tests.conftest import flags
+from tests.helpers.models import flags
 
 
 class Net(nn.Module):
@@ -21,7 +21,8 @@ class Net(nn.Module):
 def test_eval_everywhere_but_allowed_modules_and_their_children() -> None:
     model = Net()
     modes = ModuleModes(model, allow_train=("head",))
-    assert modes.apply() == ["head"]
+    modes.apply()
+    assert modes.train_allowed == ["head"]
     assert model.head.training and model.head[0].training and model.head[1].training
     assert not model.training and not model.backbone[1].training and not model.aux.training
     assert not modes.any_training()
@@ -30,7 +31,9 @@ def test_eval_everywhere_but_allowed_modules_and_their_children() -> None:
 def test_globs_match_names_from_named_modules() -> None:
     model = Net()
     modes = ModuleModes(model, allow_train=("*.0", "aux"))
-    assert sorted(modes.apply()) == ["aux", "backbone.0", "head.0"]
+    modes.apply()
+    assert sorted(modes.train_allowed) == ["aux", "backbone.0", "head.0"]
+    assert model.aux.training and model.backbone[0].training and not model.backbone[1].training
 
 
 def test_restore_puts_back_every_flag_exactly() -> None:
@@ -46,8 +49,45 @@ def test_restore_puts_back_every_flag_exactly() -> None:
 
 
 def test_unknown_pattern_is_an_error_that_lists_names() -> None:
-    with pytest.raises(ValueError, match=r"\['head.dropot'\] match no module of Net.*'backbone'"):
+    with pytest.raises(ValueError, match=r"(?s)\['head.dropot'\] match no module of Net.*backbone, backbone.0"):
         ModuleModes(Net(), allow_train=("head.dropot",))
+
+
+class WithNamedDropouts(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.head = nn.ModuleDict({"mc_dropout": nn.Dropout(), "fc": nn.Linear(2, 2)})
+        self.body_dropout = nn.Dropout()
+
+
+@pytest.mark.parametrize(
+    ("pattern", "similar"),
+    [
+        ("head.mc_dropot", "head.mc_dropout"),  # a typo
+        ("*.dropout", "head.mc_dropout, body_dropout"),  # the right word, the wrong glob
+    ],
+)
+def test_unknown_pattern_names_similar_modules(pattern: str, similar: str) -> None:
+    with pytest.raises(ValueError) as info:
+        ModuleModes(WithNamedDropouts(), allow_train=(pattern,))
+    assert f"similar to {pattern!r}: {similar}" in str(info.value)
+
+
+def test_apply_by_assignment_calls_no_method_of_the_model() -> None:
+    calls: list[bool] = []
+
+    class Recorded(Net):
+        def train(self, mode: bool = True) -> Recorded:
+            calls.append(mode)
+            return super().train(mode)
+
+    model = Recorded()
+    modes = ModuleModes(model, allow_train=("aux",))
+    modes.apply(call_eval=False)
+    assert calls == []
+    assert not model.training and not model.backbone[1].training and model.aux.training
+    modes.apply()
+    assert calls == [False]
 
 
 def test_no_grad_context_leaves_an_outer_inference_mode() -> None:

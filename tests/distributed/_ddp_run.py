@@ -31,7 +31,7 @@ from torch.utils.data import DataLoader, TensorDataset
 
 from gradmode_plugin import GradModeGuard
 from gradmode_plugin.distributed import all_reduce_sum
-from gradmode_plugin.violations import KINDS
+from gradmode_plugin.kinds import KINDS
 
 
 class Net(pl.LightningModule):

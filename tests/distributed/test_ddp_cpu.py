@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gradmode_plugin.violations import KINDS
+from gradmode_plugin.kinds import KINDS
 from tests.distributed._ddp_launch import TIMEOUT_S, DDPRun, launch
 
 pytestmark = pytest.mark.slow

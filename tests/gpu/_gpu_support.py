@@ -17,7 +17,7 @@ import torch
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
-from tests.conftest import ToyModule, quiet_trainer
+from tests.helpers.lightning import ToyModule, quiet_trainer
 
 
 class GpuNet(ToyModule):

@@ -17,8 +17,8 @@ import torch
 from torch import nn
 
 from gradmode_plugin import GradModeGuard
-from tests.conftest import assert_same_weights
 from tests.gpu._gpu_support import GpuNet, make_gpu_trainer, make_loader, restored_torch_flags
+from tests.helpers.lightning import assert_same_weights
 
 pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")]
 

@@ -1,15 +1,13 @@
 """The default checks never make the host wait for the GPU: no host-device synchronisation per batch.
 
-The guard's own code (the batch context's entry and exit, the output/log-value check, the forward hooks, the
-saved-tensor hook, the batch hooks of the callback) is run with ``torch.cuda.set_sync_debug_mode("error")``,
+The guard's own code (the batch context's entry and exit, the output check, the end-of-batch and stage-boundary
+checks, the forward probe's hook, the saved-tensor hook) is run with ``torch.cuda.set_sync_debug_mode("error")``,
 so any synchronising CUDA call made there raises; the model and Lightning run in the default mode between.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +17,7 @@ import torch
 from torch import nn
 
 from gradmode_plugin import GradModeGuard, evaluating
-from gradmode_plugin.detectors import ForwardGraphDetector, SavedTensorsDetector
+from gradmode_plugin.probes import ForwardProbe, SavedTensorProbe
 from gradmode_plugin.scope import EvaluationScope
 from tests.gpu._gpu_support import GpuNet, make_gpu_trainer, make_loader, restored_torch_flags, sync_debug
 
@@ -44,44 +42,15 @@ def strict(fn: Callable[..., Any], calls: list[str]) -> Callable[..., Any]:
     return wrapper
 
 
-def strict_cm(factory: Callable[..., Any], calls: list[str]) -> Callable[..., Any]:
-    """A context manager whose entry and exit run strictly; the block inside runs in the default mode."""
-
-    @contextlib.contextmanager
-    @functools.wraps(factory)
-    def wrapper(*args: Any, **kwargs: Any) -> Iterator[None]:
-        calls.append(factory.__name__)
-        inner = factory(*args, **kwargs)
-        with sync_debug("error"):
-            inner.__enter__()
-        try:
-            with sync_debug("default"):
-                yield
-        except BaseException:
-            if not inner.__exit__(*sys.exc_info()):
-                raise
-        else:
-            with sync_debug("error"):
-                inner.__exit__(None, None, None)
-
-    return wrapper
-
-
 @pytest.fixture
 def guard_is_strict(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Run every per-batch piece of the guard under sync debug mode "error"; returns the names called."""
     calls: list[str] = []
-    monkeypatch.setattr(EvaluationScope, "batch", strict_cm(EvaluationScope.batch, calls))
-    monkeypatch.setattr(EvaluationScope, "check_output", strict(EvaluationScope.check_output, calls))
-    monkeypatch.setattr(EvaluationScope, "check_grad_enabled", strict(EvaluationScope.check_grad_enabled, calls))
-    monkeypatch.setattr(EvaluationScope, "raise_pending", strict(EvaluationScope.raise_pending, calls))
-    monkeypatch.setattr(SavedTensorsDetector, "_pack", strict(SavedTensorsDetector._pack, calls))
-    original_hook_for = ForwardGraphDetector._hook_for
-    monkeypatch.setattr(
-        ForwardGraphDetector, "_hook_for", lambda self, name: strict(original_hook_for(self, name), calls)
-    )
-    monkeypatch.setattr(GradModeGuard, "_batch_start", strict(GradModeGuard._batch_start, calls))
-    monkeypatch.setattr(GradModeGuard, "_boundary", strict(GradModeGuard._boundary, calls))
+    for name in ("_batch_start", "_batch_end", "check_output", "raise_pending", "end_batch", "boundary"):
+        monkeypatch.setattr(EvaluationScope, name, strict(getattr(EvaluationScope, name), calls))
+    monkeypatch.setattr(SavedTensorProbe, "_pack", strict(SavedTensorProbe._pack, calls))
+    make_hook = ForwardProbe._make_hook
+    monkeypatch.setattr(ForwardProbe, "_make_hook", lambda self: strict(make_hook(self), calls))
     return calls
 
 
@@ -107,7 +76,7 @@ def test_lightning_validation_guard_work_does_not_sync(
     assert guard.report.total == 0, guard.report.summary()
     assert guard.report.stage("validation").batches == 4
     # Every piece really ran under the strict mode: the test cannot pass by not instrumenting anything.
-    for name in ("batch", "check_output", "check_grad_enabled", "_batch_start", "_boundary", "hook"):
+    for name in ("_batch_start", "_batch_end", "check_output", "end_batch", "boundary", "hook"):
         assert name in guard_is_strict, (name, sorted(set(guard_is_strict)))
 
 

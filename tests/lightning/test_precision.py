@@ -17,7 +17,7 @@ from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
 from gradmode_plugin import GradModeGuard, evaluating
-from tests.conftest import assert_same_weights, quiet_trainer
+from tests.helpers.lightning import assert_same_weights, quiet_trainer
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,7 @@ from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
 from gradmode_plugin import GradModeGuard, evaluating
-from tests.conftest import quiet_trainer
+from tests.helpers.lightning import quiet_trainer
 
 pytestmark = pytest.mark.skipif(not hasattr(torch, "compile"), reason="needs torch.compile")
 

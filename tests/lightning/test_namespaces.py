@@ -10,7 +10,7 @@ import torch
 from torch import nn
 
 from gradmode_plugin import GradModeGuard, GradModeViolation
-from tests.conftest import make_loader
+from tests.helpers.lightning import make_loader
 
 L = pytest.importorskip("lightning.pytorch")
 

@@ -14,21 +14,11 @@ import pytorch_lightning as pl
 import torch
 from torch import nn
 
-from gradmode_plugin import GradModeGuard, GradModeViolation, GradModeWarning, allow_grad
-from tests.conftest import ToyModule, flags, hook_count, make_loader
+from gradmode_plugin import GradModeGuard, GradModeViolation, GradModeWarning, Violation, allow_grad
+from tests.helpers.lightning import ToyModule, leftovers, make_loader
+from tests.helpers.models import flags, hook_count
 
 THIS_FILE = Path(__file__).name
-
-
-def _leftovers(model: nn.Module, trainer: pl.Trainer) -> list[str]:
-    """Anything the guard may have put on the model or the loops and must have taken off."""
-    names = ["validation_step", "test_step", "predict_step", "log", "clip_gradients", "configure_gradient_clipping"]
-    found = [n for n in names if n in vars(model)]
-    loops = [trainer.fit_loop.epoch_loop.val_loop, trainer.validate_loop, trainer.test_loop, trainer.predict_loop]
-    found += [f"{type(loop).__name__}.run" for loop in loops if "run" in vars(loop)]
-    if hook_count(model):
-        found.append(f"{hook_count(model)} module hook(s)")
-    return found
 
 
 # -- buggy modules: each must be caught ------------------------------------------------------------------------
@@ -119,7 +109,7 @@ def test_enable_grad_in_validation_step_during_fit_is_caught_at_its_batch(make_t
     assert (info.value.kind, v.stage, v.batch_idx) == ("graph_built", "validation", 2)
     assert THIS_FILE in (v.where or "") and "enable_grad" in (v.where or "")
     assert "graph_built" in str(info.value) and "batch 2" in str(info.value)
-    assert _leftovers(model, trainer) == []
+    assert leftovers(trainer) == [] and hook_count(model) == 0
     assert all(flags(model)), "the model must be back in train mode, as before the stage"
 
 
@@ -173,7 +163,7 @@ def test_callback_leaking_set_grad_enabled(make_trainer: Any) -> None:
     with pytest.raises(GradModeViolation) as info:
         make_trainer(callbacks=[LeakingCallback(), GradModeGuard()]).validate(model, make_loader())
     assert (info.value.kind, info.value.violation.batch_idx) == ("grad_enabled", 1)
-    assert _leftovers(model, make_trainer()) == []
+    assert hook_count(model) == 0
 
 
 def test_callback_leak_is_caught_whatever_the_callback_order(make_trainer: Any) -> None:
@@ -190,12 +180,25 @@ def test_step_output_that_requires_grad(make_trainer: Any) -> None:
     assert "temperature" in v.detail and THIS_FILE in (v.where or "")
 
 
-def test_logged_value_that_requires_grad(make_trainer: Any) -> None:
+def test_logged_parameter_is_not_a_violation_lightning_stores_a_detached_copy(make_trainer: Any) -> None:
+    # LightningModule.log clones and detaches every value: logging a parameter keeps nothing alive.
+    guard = GradModeGuard()
+    make_trainer(callbacks=[guard]).validate(LogsParameter(), make_loader())
+    assert guard.report.total == 0
+
+
+def test_graph_behind_a_logged_value_is_caught(make_trainer: Any) -> None:
+    class LogsWithGraph(ToyModule):
+        def validation_step(self, batch: Any, batch_idx: int) -> None:
+            with torch.enable_grad():
+                loss = nn.functional.cross_entropy(self(batch[0]), batch[1])
+            self.log("val_loss", loss)
+
     with pytest.raises(GradModeViolation) as info:
-        make_trainer(callbacks=[GradModeGuard()]).validate(LogsParameter(), make_loader())
-    v = info.value.violation
-    assert (v.kind, v.batch_idx) == ("output_requires_grad", 0)
-    assert "temperature" in v.detail and THIS_FILE in (v.where or "")
+        make_trainer(callbacks=[GradModeGuard()], num_sanity_val_steps=0).fit(
+            LogsWithGraph(), make_loader(), make_loader()
+        )
+    assert (info.value.kind, info.value.violation.batch_idx) == ("graph_built", 0)
 
 
 def test_params_changed_only_with_check_params(make_trainer: Any) -> None:
@@ -235,7 +238,7 @@ def test_fit_validate_test_predict_of_a_correct_model(make_trainer: Any) -> None
     assert set(guard.report.stages) == {"sanity_check", "validation", "test", "predict"}
     assert guard.report.stage("validation").runs == 3 and guard.report.stage("predict").batches == 4
     assert len(preds) == 4 and not preds[0].requires_grad
-    assert _leftovers(model, trainer) == []
+    assert leftovers(trainer) == [] and hook_count(model) == 0
 
 
 class FrozenBackbone(ToyModule):
@@ -270,6 +273,8 @@ def test_frozen_eval_mode_backbone_is_respected(make_trainer: Any) -> None:
 
 
 class MCDropout(ToyModule):
+    """MC dropout the way Lightning sanctions it: the model's own predict-eval hook keeps the dropout training."""
+
     def __init__(self) -> None:
         super().__init__()
         self.head = nn.Sequential(nn.Dropout(0.5), nn.Linear(2, 2))
@@ -277,25 +282,34 @@ class MCDropout(ToyModule):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.head(self.net(x))
 
+    def on_predict_model_eval(self) -> None:
+        self.eval()
+        self.head[0].train()
 
-def test_mc_dropout_allowed_by_pattern(make_trainer: Any) -> None:
+
+def _predict_twice(make_trainer: Any, guard: GradModeGuard | None) -> tuple[torch.Tensor, torch.Tensor]:
+    pl.seed_everything(3, verbose=False)
     model = MCDropout()
+    trainer = make_trainer(callbacks=[guard] if guard else [])
+    return torch.cat(trainer.predict(model, make_loader())), torch.cat(trainer.predict(model, make_loader()))
+
+
+def test_mc_dropout_in_the_models_eval_hook_is_kept_and_allowed_by_pattern(make_trainer: Any) -> None:
     guard = GradModeGuard(allow_train=("head.0",))
-    trainer = make_trainer(callbacks=[guard])
-    first = torch.cat(trainer.predict(model, make_loader()))
-    second = torch.cat(trainer.predict(model, make_loader()))
+    first, second = _predict_twice(make_trainer, guard)
     assert not torch.equal(first, second), "MC dropout must stay active at predict time"
     assert guard.report.total == 0
     assert guard.report.stage("predict").train_allowed == ["head.0"]
-    assert not model.net[3].training or all(flags(model)), "flags restored"
+    unguarded = _predict_twice(make_trainer, None)
+    assert torch.equal(first, unguarded[0]) and torch.equal(second, unguarded[1]), "same numbers as without the guard"
 
 
-def test_mc_dropout_without_pattern_is_turned_off(make_trainer: Any) -> None:
-    model = MCDropout()
-    trainer = make_trainer(callbacks=[GradModeGuard()])
-    first = torch.cat(trainer.predict(model, make_loader()))
-    second = torch.cat(trainer.predict(model, make_loader()))
-    assert torch.equal(first, second)
+def test_mc_dropout_without_pattern_is_reported_not_switched_off(make_trainer: Any) -> None:
+    guard = GradModeGuard(on_violation="record")
+    first, second = _predict_twice(make_trainer, guard)
+    assert not torch.equal(first, second), "the guard must not undo the model's own eval hook"
+    assert guard.report.count("train_mode", "predict") == 8
+    assert {v.module for v in guard.report.violations} == {"head.0"}
 
 
 def test_allow_train_pattern_matching_nothing_is_an_error(make_trainer: Any) -> None:
@@ -321,7 +335,7 @@ def test_saliency_under_allow_grad(make_trainer: Any, grad_mode: str) -> None:
     make_trainer(callbacks=[guard]).test(Saliency(), make_loader())
     stage = guard.report.stage("test")
     assert guard.report.total == 0
-    assert stage.allowed == {"saliency": 4} and stage.allowed_saved_bytes > 0 and stage.saved_bytes == 0
+    assert stage.allowed == {"saliency": 4} and stage.saved_bytes == 0
 
 
 def test_saliency_without_allow_grad_is_flagged(make_trainer: Any) -> None:
@@ -363,7 +377,9 @@ def test_manual_optimisation_clips_under_no_grad(make_trainer: Any, monkeypatch:
     monkeypatch.setattr(trainer.precision_plugin, "clip_gradients", spy)
     trainer.fit(model, make_loader(), make_loader())
     assert modes and not any(modes)
-    assert guard.report.total == 0 and _leftovers(model, trainer) == []
+    assert vars(trainer.precision_plugin)["clip_gradients"] is spy, "the test's own spy is put back, not removed"
+    monkeypatch.undo()
+    assert guard.report.total == 0 and leftovers(trainer) == [] and hook_count(model) == 0
 
 
 class GradientPenalty(ToyModule):
@@ -423,7 +439,7 @@ class RecordsContext(ToyModule):
     ("grad_mode", "trainer_inference", "expected"),
     [
         ("auto", True, True),
-        ("auto", False, True),
+        ("auto", False, False),
         ("inference", False, True),
         ("no_grad", True, False),
         ("no_grad", False, False),
@@ -445,7 +461,7 @@ def test_auto_uses_no_grad_for_validation_inside_fit(make_trainer: Any, caplog: 
         make_trainer(callbacks=[GradModeGuard()], num_sanity_val_steps=0).fit(model, make_loader(), make_loader())
     assert set(model.contexts) == {(False, False)}
     chosen = [r.getMessage() for r in caplog.records if "runs under" in r.getMessage()]
-    assert len(chosen) == 1 and "no_grad" in chosen[0] and "inside training" in chosen[0]
+    assert len(chosen) == 1 and "no_grad" in chosen[0] and "inside fit" in chosen[0]
 
 
 # -- numerics -------------------------------------------------------------------------------------------------
@@ -515,7 +531,7 @@ def test_state_restored_after_an_exception_in_a_step(make_trainer: Any, entry: s
             trainer.validate(model, make_loader())
     assert flags(model) == before
     assert torch.is_grad_enabled() and not torch.is_inference_mode_enabled()
-    assert _leftovers(model, trainer) == []
+    assert leftovers(trainer) == [] and hook_count(model) == 0
 
 
 def test_state_restored_after_a_violation_in_predict(make_trainer: Any) -> None:
@@ -524,7 +540,7 @@ def test_state_restored_after_a_violation_in_predict(make_trainer: Any) -> None:
     trainer = make_trainer(callbacks=[GradModeGuard(grad_mode="no_grad")])
     with pytest.raises(GradModeViolation):
         trainer.predict(model, make_loader())
-    assert flags(model) == before and _leftovers(model, trainer) == []
+    assert flags(model) == before and leftovers(trainer) == [] and hook_count(model) == 0
 
 
 # -- policies, logging, checkpoints ----------------------------------------------------------------------------
@@ -540,31 +556,48 @@ class AlwaysEnableGrad(ToyModule):
             super().validation_step(batch, batch_idx)
 
 
-def test_warn_policy_warns_once_per_kind_stage_and_module(make_trainer: Any) -> None:
+def test_warn_policy_warns_once_per_kind_stage_and_module_over_the_guards_life(make_trainer: Any) -> None:
     guard = GradModeGuard(on_violation="warn", grad_mode="no_grad")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        make_trainer(callbacks=[guard]).validate(AlwaysEnableGrad(), make_loader())
+        trainer = make_trainer(callbacks=[guard])
+        trainer.validate(AlwaysEnableGrad(), make_loader())
+        trainer.validate(AlwaysEnableGrad(), make_loader())
     ours = [str(w.message) for w in caught if issubclass(w.category, GradModeWarning)]
-    # The graph, and the logged loss that carries it: one warning each, not one per batch.
-    assert len(ours) == 2 and "[graph_built]" in ours[0] and "[output_requires_grad]" in ours[1]
-    assert guard.report.count("graph_built", "validation") == 4
+    assert len(ours) == 1 and "[graph_built]" in ours[0], "one warning, not one per batch or per stage run"
+    assert guard.report.count("graph_built", "validation") == 8
 
 
-def test_record_policy_collects_and_logs_counts(make_trainer: Any, tmp_path: Path) -> None:
-    from pytorch_lightning.loggers import CSVLogger
-
+def test_record_policy_collects_and_warns_once_at_the_end(make_trainer: Any) -> None:
     guard = GradModeGuard(on_violation="record", grad_mode="no_grad")
-    logger = CSVLogger(str(tmp_path), name="run")
-    make_trainer(callbacks=[guard], logger=logger).validate(AlwaysEnableGrad(), make_loader())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        make_trainer(callbacks=[guard]).validate(AlwaysEnableGrad(), make_loader())
     assert guard.report.counts["validation"]["graph_built"] == 4
     assert [v.batch_idx for v in guard.report.violations if v.kind == "graph_built"] == [0, 1, 2, 3]
+    summaries = [str(w.message) for w in caught if "violations during validate" in str(w.message)]
+    assert len(summaries) == 1 and "validation: graph_built=4" in summaries[0]
+    assert "first [graph_built]" in summaries[0] and THIS_FILE in summaries[0]
+    data = guard.report.to_dict()
+    assert data["total"] == 4 and data["violations"][0]["kind"] == "graph_built"
+
+
+@pytest.mark.parametrize("log_metrics", [False, True])
+def test_loggers_get_counts_only_when_asked(make_trainer: Any, tmp_path: Path, log_metrics: bool) -> None:
+    from pytorch_lightning.loggers import CSVLogger
+
+    guard = GradModeGuard(on_violation="record", grad_mode="no_grad", log_metrics=log_metrics)
+    logger = CSVLogger(str(tmp_path), name="run")
+    make_trainer(callbacks=[guard], logger=logger).validate(AlwaysEnableGrad(), make_loader())
     with open(Path(logger.log_dir) / "metrics.csv") as f:
         rows = list(csv.DictReader(f))
-    assert any(r.get("gradmode/validation/graph_built") == "4.0" for r in rows)
-    data = guard.report.to_dict()
-    assert data["total"] == 8 and data["counts"]["validation"]["output_requires_grad"] == 4
-    assert data["violations"][0]["kind"] == "graph_built"
+    keys = {k for row in rows for k, v in row.items() if v}
+    ours = {k for k in keys if k.startswith("gradmode/")}
+    if log_metrics:
+        assert ours == {"gradmode/validation/violations", "gradmode/validation/graph_built"}
+        assert any(r.get("gradmode/validation/graph_built") == "4.0" for r in rows)
+    else:
+        assert ours == set() and "val_loss" in keys
 
 
 def test_report_counts_survive_checkpoint_resume(make_trainer: Any, tmp_path: Path) -> None:
@@ -600,7 +633,8 @@ def test_invalid_arguments_name_the_argument_and_allowed_values(kwargs: dict[str
 def test_loading_an_older_checkpoint_does_not_rewind_a_live_report() -> None:
     guard = GradModeGuard(on_violation="record")
     older = guard.state_dict()
-    guard.report.stage("validation").counts["graph_built"] = 6
+    for batch in range(6):
+        guard.report.record(Violation(kind="graph_built", stage="validation", batch_idx=batch))
     guard.load_state_dict(older)
     assert guard.report.count("graph_built") == 6
 

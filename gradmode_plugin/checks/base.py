@@ -1,0 +1,43 @@
+"""The interface every kind's check implements; the evaluation scope calls it at fixed points of a stage."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    from gradmode_plugin.scope import EvaluationScope
+
+
+class Check:
+    """Watches for one kind of violation during one stage run and reports findings with ``scope.found(...)``.
+
+    The scope calls, in this order: ``start()`` once after the model's modes are recorded and before the probes
+    are installed (subscribe to them here), ``batch_start()``/``batch_end()`` around every batch, ``stage_end()``
+    once at the end of a stage that did not fail, and ``stop()`` always, last.
+    """
+
+    #: The kind this check reports (the registry entry's name).
+    kind: ClassVar[str] = ""
+
+    def __init__(self, scope: EvaluationScope) -> None:
+        self.scope = scope
+
+    @classmethod
+    def enabled(cls, scope: EvaluationScope) -> bool:
+        """Whether this check runs for ``scope`` (e.g. only with ``check_params=True``)."""
+        return True
+
+    def start(self) -> None:
+        """The stage begins."""
+
+    def batch_start(self) -> None:
+        """A batch begins (its step is about to run)."""
+
+    def batch_end(self) -> None:
+        """A batch's step returned normally."""
+
+    def stage_end(self) -> None:
+        """The stage ends without an exception."""
+
+    def stop(self) -> None:
+        """The stage is over, normally or not."""

@@ -1,0 +1,42 @@
+"""``output_requires_grad``: a step output or a logged value requires grad (it keeps a graph or parameters alive).
+
+The adapters pass what a step returned and what it logged to :meth:`OutputRequiresGrad.check`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from gradmode_plugin.checks.base import Check
+
+HINT = "detach step outputs and logged values (tensor.detach()) so they do not keep a graph or parameters alive"
+
+
+def find_grad_tensor(obj: Any, path: str = "output", depth: int = 0) -> str | None:
+    """Path of the first tensor that requires grad inside ``obj`` (nested dicts, lists and tuples)."""
+    if isinstance(obj, torch.Tensor):
+        return path if obj.requires_grad else None
+    if depth > 4:
+        return None
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            found = find_grad_tensor(value, f"{path}[{key!r}]", depth + 1)
+            if found:
+                return found
+    elif isinstance(obj, (list, tuple)):
+        for i, value in enumerate(obj):
+            found = find_grad_tensor(value, f"{path}[{i}]", depth + 1)
+            if found:
+                return found
+    return None
+
+
+class OutputRequiresGrad(Check):
+    kind = "output_requires_grad"
+
+    def check(self, obj: Any, what: str, where: str | None = None) -> None:
+        path = find_grad_tensor(obj, what)
+        if path is not None:
+            self.scope.found(self.kind, where=where, detail=f"{path} requires grad")

@@ -1,0 +1,106 @@
+"""``params_changed`` (only with ``check_params=True``): a parameter or buffer was written or replaced during
+evaluation.
+
+Keeps a copy of every parameter and buffer (but normalisation statistics, which ``running_stats_updated`` covers,
+lazy parameters not yet materialised, and the modules ``allow_train`` covers). Per batch: version counters
+(in-place writes, optimizer steps, ``copy_``), confirmed by value so a same-value write is no change, and whether
+each one is still the tensor its module holds (``module.weight = nn.Parameter(...)`` replaces it). At the stage
+end every copy is compared by value, catching writes through ``.data``, which bump no version.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+import torch
+from torch import nn
+from torch.nn.modules.batchnorm import _NormBase
+from torch.nn.parameter import is_lazy
+
+from gradmode_plugin.checks.base import Check
+
+if TYPE_CHECKING:
+    from gradmode_plugin.scope import EvaluationScope
+
+HINT = "evaluation must not write to parameters or buffers; move the update to training code, or work on a copy"
+
+
+@dataclasses.dataclass
+class _Watched:
+    name: str
+    store: dict[str, torch.Tensor | None]  # the module's _parameters or _buffers
+    attr: str
+    tensor: torch.Tensor
+    copy: torch.Tensor
+    version: int
+
+    def replaced(self) -> bool:
+        return self.store.get(self.attr) is not self.tensor
+
+    def changed_in_place(self) -> bool:
+        """Written in place since the last look, and really different (a same-value write is no change)."""
+        if self.tensor._version == self.version:
+            return False
+        self.version = self.tensor._version
+        return self.differs()
+
+    def differs(self) -> bool:
+        with torch.no_grad():
+            return not torch.equal(self.tensor.detach(), self.copy)
+
+
+def _norm_statistics(module: nn.Module) -> set[str]:
+    if isinstance(module, _NormBase):
+        return {"running_mean", "running_var", "num_batches_tracked"}
+    return set()
+
+
+class ParamsChanged(Check):
+    kind = "params_changed"
+
+    @classmethod
+    def enabled(cls, scope: EvaluationScope) -> bool:
+        return scope.options.check_params
+
+    def start(self) -> None:
+        self._items: list[_Watched] = []
+        self._flagged: set[str] = set()
+        with torch.no_grad():
+            for module_name, module in self.scope.model.named_modules():
+                if self.scope.modes.is_covered(module_name):
+                    continue
+                skip = _norm_statistics(module)
+                for store in (module._parameters, module._buffers):
+                    for attr, tensor in store.items():
+                        if tensor is None or attr in skip or is_lazy(tensor):
+                            continue
+                        name = f"{module_name}.{attr}" if module_name else attr
+                        copy = tensor.detach().clone()
+                        self._items.append(_Watched(name, store, attr, tensor, copy, tensor._version))
+
+    def _look(self, by_value: bool) -> None:
+        fresh = [w for w in self._items if w.name not in self._flagged]
+        replaced = [w.name for w in fresh if w.replaced()]
+        changed = [w.name for w in fresh if w.changed_in_place() or (by_value and w.differs())]
+        names = list(dict.fromkeys(changed + replaced))
+        if not names:
+            return
+        self._flagged.update(names)
+        what = []
+        if changed:
+            what.append(f"{len(changed)} changed in value: {', '.join(changed[:5])}")
+        if replaced:
+            what.append(f"{len(replaced)} replaced by another tensor: {', '.join(replaced[:5])}")
+        self.scope.found(
+            self.kind,
+            module=names[0].rpartition(".")[0],
+            where=self.scope.where(),
+            detail=f"parameter(s)/buffer(s) during evaluation: {'; '.join(what)}",
+        )
+
+    def batch_end(self) -> None:
+        self._look(by_value=False)
+
+    def stage_end(self) -> None:
+        self._look(by_value=True)

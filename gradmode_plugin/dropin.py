@@ -1,0 +1,93 @@
+"""Guard every Trainer without a code change: Lightning's callback entry points, driven by environment variables.
+
+Lightning calls every factory registered under ``lightning.pytorch.callbacks_factory`` (a ``lightning.pytorch``
+Trainer) or ``pytorch_lightning.callbacks_factory`` (a ``pytorch_lightning`` Trainer) when a Trainer is built. The
+factories here return nothing unless ``GRADMODE_GUARD`` is set:
+
+- ``GRADMODE_GUARD``: ``raise``, ``warn`` or ``record`` (the policy); unset, empty, ``0`` or ``off``: no guard.
+- ``GRADMODE_GRAD_MODE``: ``auto`` (default), ``inference`` or ``no_grad``.
+- ``GRADMODE_ALLOW_TRAIN``: comma-separated glob patterns over module names, e.g. ``head.mc_dropout,*.drop``.
+- ``GRADMODE_CHECK_PARAMS``: ``1``/``true`` to also check that evaluation changes no parameter.
+
+A guard made here stands aside when the Trainer already has a ``GradModeGuard`` of the user's (the user's wins), and
+keeps nothing in checkpoints.
+"""
+
+from __future__ import annotations
+
+import os
+import weakref
+from typing import TYPE_CHECKING, Any, Final
+
+from gradmode_plugin.options import ON_VIOLATION, GuardOptions
+
+if TYPE_CHECKING:
+    from gradmode_plugin.lightning.callback import GradModeGuard
+
+#: The environment variables read, with what each takes.
+VARIABLES: Final[dict[str, str]] = {
+    "GRADMODE_GUARD": "raise | warn | record (unset, empty, 0 or off: no guard)",
+    "GRADMODE_GRAD_MODE": "auto | inference | no_grad",
+    "GRADMODE_ALLOW_TRAIN": "comma-separated glob patterns over model.named_modules() names",
+    "GRADMODE_CHECK_PARAMS": "0 | 1 (also true/false, yes/no)",
+}
+_OFF: Final[tuple[str, ...]] = ("", "0", "off", "false", "no", "none")
+_FLAGS: Final[dict[str, bool]] = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
+
+#: Every guard made by the factories, so a test session can read their reports.
+CREATED: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def options_from_environment(environ: dict[str, str] | None = None) -> GuardOptions | None:
+    """The guard's options from the environment, or ``None`` when ``GRADMODE_GUARD`` asks for none.
+
+    A bad value raises ``ValueError`` naming the variable and what it takes.
+    """
+    env = os.environ if environ is None else environ
+    policy = env.get("GRADMODE_GUARD", "").strip().lower()
+    if policy in _OFF:
+        return None
+    try:
+        patterns = tuple(p.strip() for p in env.get("GRADMODE_ALLOW_TRAIN", "").split(",") if p.strip())
+        check = env.get("GRADMODE_CHECK_PARAMS", "0").strip().lower()
+        if check not in _FLAGS:
+            raise ValueError(f"check_params={check!r} is not supported; allowed values: 0, 1")
+        return GuardOptions(
+            grad_mode=env.get("GRADMODE_GRAD_MODE", "auto").strip().lower() or "auto",
+            on_violation=policy,
+            allow_train=patterns,
+            check_params=_FLAGS[check],
+        )
+    except ValueError as err:
+        described = "; ".join(f"{name}: {what}" for name, what in VARIABLES.items())
+        raise ValueError(
+            f"gradmode: the environment asks for a guard on every Trainer, but {err} ({described}). "
+            f"GRADMODE_GUARD must be one of {', '.join(ON_VIOLATION)}."
+        ) from err
+
+
+def _guard() -> list[GradModeGuard]:
+    options = options_from_environment()
+    if options is None:
+        return []
+    from gradmode_plugin.lightning.callback import GradModeGuard
+
+    guard = GradModeGuard(
+        grad_mode=options.grad_mode,
+        on_violation=options.on_violation,
+        allow_train=options.allow_train,
+        check_params=options.check_params,
+    )
+    guard.from_environment = True
+    CREATED.add(guard)
+    return [guard]
+
+
+def lightning_callbacks() -> list[GradModeGuard]:
+    """Entry point of ``lightning.pytorch.callbacks_factory``."""
+    return _guard()
+
+
+def pytorch_lightning_callbacks() -> list[GradModeGuard]:
+    """Entry point of ``pytorch_lightning.callbacks_factory``."""
+    return _guard()

@@ -1,0 +1,82 @@
+"""The registry of violation kinds: one entry each, with its summary, its hint and the check that finds it.
+
+Adding a kind is adding an entry here and a :class:`~gradmode_plugin.checks.base.Check` subclass in
+``gradmode_plugin/checks/`` (see the README, "Adding a kind").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Final
+
+from gradmode_plugin.checks import grad_enabled, graph_built, output_requires_grad, params_changed, running_stats
+from gradmode_plugin.checks import train_mode as train_mode_check
+from gradmode_plugin.checks.base import Check
+
+
+@dataclasses.dataclass(frozen=True)
+class Kind:
+    """One kind of violation.
+
+    Attributes:
+        name: what violations of this kind are called (``Violation.kind``).
+        summary: what happened, in a line.
+        hint: how to fix it (a finding may give a more specific one).
+        check: the check that finds it.
+    """
+
+    name: str
+    summary: str
+    hint: str
+    check: type[Check]
+
+    def __post_init__(self) -> None:
+        if self.check.kind != self.name:
+            raise ValueError(f"kind {self.name!r}: its check {self.check.__name__} reports {self.check.kind!r}")
+
+
+#: Every kind, in the order of reports and of the per-rank count table.
+REGISTRY: Final[tuple[Kind, ...]] = (
+    Kind(
+        "graph_built",
+        "autograd recorded history during evaluation, in any thread",
+        graph_built.HINT,
+        graph_built.GraphBuilt,
+    ),
+    Kind(
+        "train_mode",
+        "training-mode computation during evaluation: a module in training mode, or functional dropout that trains",
+        train_mode_check.HINT,
+        train_mode_check.TrainMode,
+    ),
+    Kind(
+        "running_stats_updated",
+        "a normalisation layer's running statistics were updated by a forward pass in training mode",
+        running_stats.HINT,
+        running_stats.RunningStats,
+    ),
+    Kind(
+        "grad_enabled",
+        "grad mode found enabled at a boundary of evaluation",
+        grad_enabled.HINT,
+        grad_enabled.GradEnabled,
+    ),
+    Kind(
+        "output_requires_grad",
+        "a step output or logged value requires grad",
+        output_requires_grad.HINT,
+        output_requires_grad.OutputRequiresGrad,
+    ),
+    Kind(
+        "params_changed",
+        "(check_params=True) a parameter or buffer was written or replaced during evaluation",
+        params_changed.HINT,
+        params_changed.ParamsChanged,
+    ),
+)
+
+KINDS_BY_NAME: Final[dict[str, Kind]] = {kind.name: kind for kind in REGISTRY}
+#: The names of every kind.
+KINDS: Final[tuple[str, ...]] = tuple(KINDS_BY_NAME)
+#: ``{kind: hint}``.
+HINTS: Final[dict[str, str]] = {kind.name: kind.hint for kind in REGISTRY}

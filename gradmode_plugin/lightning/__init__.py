@@ -1,0 +1,1 @@
+"""The Lightning adapter (``GradModeGuard``); import it from ``gradmode_plugin``."""

@@ -1,0 +1,287 @@
+"""Every Lightning internal the guard relies on, each naming the Lightning file it depends on.
+
+Paths are relative to ``src/lightning/pytorch/`` (the standalone ``pytorch_lightning`` package has the same
+files). Everything is attached to Lightning's own objects (the evaluation loops, the strategy, the precision
+plugin) for one stage or one fit, and put back exactly; nothing is written onto the
+LightningModule or any other user object. :func:`require_support` checks every touchpoint when a fit, validate,
+test or predict starts, so a Lightning that changed them fails loudly instead of running unguarded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import importlib
+import sys
+from collections.abc import Callable, Iterator
+from typing import Any, Final, Protocol
+
+import torch
+
+#: The Lightning versions this module was written against (each touchpoint is also checked at run time).
+SUPPORTED: Final[str] = "2.2 to 2.6"
+
+_STEP_NAMES: Final[dict[str, str]] = {
+    "sanity_check": "validation_step",
+    "validation": "validation_step",
+    "test": "test_step",
+    "predict": "predict_step",
+}
+
+
+class UnsupportedLightningError(RuntimeError):
+    """The installed Lightning lacks something the guard relies on; the guard refuses to run unguarded."""
+
+
+def callback_bases() -> tuple[type, ...]:
+    """``Callback`` of every installed Lightning namespace (callbacks/callback.py), so a Trainer of either
+    namespace runs the guard fully (hooks, checkpoints, isinstance checks)."""
+    bases = []
+    for name in ("lightning.pytorch", "pytorch_lightning"):
+        try:
+            bases.append(importlib.import_module(name).Callback)
+        except ImportError:
+            continue
+    if not bases:
+        raise ImportError(
+            "GradModeGuard needs PyTorch Lightning: pip install 'gradmode-plugin[lightning]' (or install "
+            "pytorch-lightning); the plain-PyTorch API (evaluating, allow_grad) works without it"
+        )
+    return tuple(bases)
+
+
+def lightning_version(trainer: Any) -> str:
+    """``lightning 2.6.6`` for the namespace ``trainer`` comes from."""
+    package = type(trainer).__module__.split(".")[0]
+    return f"{package} {getattr(sys.modules.get(package), '__version__', '?')}"
+
+
+def rank_zero_warn(trainer: Any, message: str) -> None:
+    """A warning from rank zero only, through the trainer's namespace (utilities/rank_zero.py)."""
+    package = type(trainer).__module__.split(".")[0]
+    module = "lightning.pytorch.utilities" if package == "lightning" else "pytorch_lightning.utilities"
+    importlib.import_module(module).rank_zero_warn(message, stacklevel=2)
+
+
+def has_class(obj: object, name: str) -> bool:
+    # By name, so the check holds for classes from either namespace.
+    return any(cls.__name__ == name for cls in type(obj).__mro__)
+
+
+def evaluation_loops(trainer: Any) -> list[Any]:
+    """The four loops whose ``run`` is one evaluation stage (trainer/trainer.py; loops/fit_loop.py and
+    loops/training_epoch_loop.py hold the validation loop of ``fit``)."""
+    return [trainer.fit_loop.epoch_loop.val_loop, trainer.validate_loop, trainer.test_loop, trainer.predict_loop]
+
+
+def stage_name(trainer: Any) -> str:
+    """``sanity_check``, ``validation``, ``test`` or ``predict`` (trainer/trainer.py state properties)."""
+    if trainer.sanity_checking:
+        return "sanity_check"
+    if trainer.testing:
+        return "test"
+    if trainer.predicting:
+        return "predict"
+    return "validation"
+
+
+def inside_fit(trainer: Any) -> bool:
+    """True while ``Trainer.fit`` runs (trainer/states.py, ``TrainerFn.FITTING``)."""
+    return str(getattr(trainer.state.fn, "value", trainer.state.fn)) == "fit"
+
+
+def framework_context(trainer: Any, loop: Any) -> tuple[str, str | None]:
+    """What Lightning itself runs a loop under, and why not inference mode when it is not (the rule of
+    loops/utilities.py ``_no_grad_context``, which decorates every loop's ``run``)."""
+    distributed = torch.distributed.is_available() and torch.distributed.is_initialized()
+    if distributed and torch.distributed.get_backend() == "gloo":
+        return "no_grad", "gloo process group: collectives on inference tensors are not reliable"
+    if has_class(trainer.accelerator, "XLAAccelerator"):
+        return "no_grad", "XLA accelerator: inference mode is not supported there"
+    if has_class(trainer.strategy, "FSDPStrategy"):
+        return "no_grad", "FSDP strategy: inference tensors break FSDP's parameter handling"
+    if not loop.inference_mode:
+        if loop is trainer.fit_loop.epoch_loop.val_loop:
+            return "no_grad", "evaluation inside fit: inference tensors could not be reused by training code"
+        return "no_grad", "Trainer(inference_mode=False) was requested"
+    return "inference", None
+
+
+def require_support(trainer: Any) -> None:
+    """Every touchpoint below exists, or an :class:`UnsupportedLightningError` naming what is missing."""
+    missing = []
+    for loop in evaluation_loops(trainer):
+        where = f"{type(loop).__name__} (loops/)"
+        for path in ("run", "_module_mode.capture", "_build_kwargs", "batch_progress.increment_completed"):
+            if _lookup(loop, path) is None:
+                missing.append(f"{where}.{path}")
+    for name in sorted(set(_STEP_NAMES.values())):
+        if not callable(getattr(trainer.strategy, name, None)):
+            missing.append(f"{type(trainer.strategy).__name__}.{name} (strategies/strategy.py)")
+    for name in ("_clip_gradients", "clip_gradients"):
+        if not callable(getattr(trainer.precision_plugin, name, None)):
+            missing.append(f"{type(trainer.precision_plugin).__name__}.{name} (plugins/precision/precision.py)")
+    if missing:
+        raise UnsupportedLightningError(
+            f"gradmode: GradModeGuard relies on Lightning internals that {lightning_version(trainer)} does not have: "
+            f"{'; '.join(missing)}. This gradmode-plugin supports Lightning {SUPPORTED}: install one of those, or "
+            "remove GradModeGuard from the callbacks (and unset GRADMODE_GUARD) to run unguarded."
+        )
+
+
+def not_entered(trainer: Any, what: str) -> UnsupportedLightningError:
+    """The error for a stage the guard expected to enter but did not."""
+    return UnsupportedLightningError(
+        f"gradmode: {what} was not called by {lightning_version(trainer)}, so this stage would run unguarded. This "
+        f"gradmode-plugin supports Lightning {SUPPORTED}: install one of those, or remove GradModeGuard from the "
+        "callbacks (and unset GRADMODE_GUARD) to run unguarded."
+    )
+
+
+def _lookup(obj: Any, path: str) -> Any:
+    for part in path.split("."):
+        obj = getattr(obj, part, None)
+        if obj is None:
+            return None
+    return obj
+
+
+@contextlib.contextmanager
+def replaced(obj: object, name: str, value: Any) -> Iterator[None]:
+    """Set ``obj.name = value`` (an instance attribute) for the block, then put back exactly what was there."""
+    had_own = name in vars(obj)
+    own = vars(obj).get(name)
+    setattr(obj, name, value)
+    try:
+        yield
+    finally:
+        if had_own:
+            setattr(obj, name, own)
+        else:
+            delattr(obj, name)
+
+
+def wrapped_run(
+    loop: Any, make: Callable[[Callable[..., Any]], Callable[..., Any]]
+) -> contextlib.AbstractContextManager[None]:
+    """``loop.run`` wrapped by ``make(run)`` (loops/evaluation_loop.py, loops/prediction_loop.py: one ``run`` is
+    one stage, decorated with loops/utilities.py ``_no_grad_context``, which the wrapper encloses)."""
+    return replaced(loop, "run", functools.wraps(loop.run)(make(loop.run)))
+
+
+class StageHooks(Protocol):
+    """What the guard hears of one stage, from the touchpoints of :func:`stage_touchpoints`."""
+
+    def modes_captured(self) -> None:
+        """Lightning recorded every module's mode, right before its model-eval hook."""
+
+    def batch_begins(self, batch_idx: int, dataloader_idx: int | None) -> None:
+        """A batch begins, before any ``on_*_batch_start`` hook."""
+
+    def batch_completed(self) -> None:
+        """A batch ended, after every ``on_*_batch_end`` hook."""
+
+    def step_context(self) -> contextlib.AbstractContextManager[None]:
+        """The context the step runs in."""
+
+    def step_returned(self, output: Any, step_name: str) -> None:
+        """The step returned ``output``."""
+
+
+class _GuardedStep:
+    """The strategy's step method for one stage: runs it inside the guard's step context. Its frame marks where the
+    user's step begins in a stack (see :data:`STEP_MARKER`)."""
+
+    __slots__ = ("hooks", "name", "step")
+
+    def __init__(self, step: Callable[..., Any], hooks: StageHooks, name: str) -> None:
+        self.step = step
+        self.hooks = hooks
+        self.name = name
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        with self.hooks.step_context():
+            output = self.step(*args, **kwargs)
+            self.hooks.step_returned(output, self.name)
+        return output
+
+
+#: The code of the frame that calls the strategy's step: the user's step is the outermost user frame inside it.
+STEP_MARKER = _GuardedStep.__call__.__code__
+
+
+def user_step(trainer: Any, stage: str) -> Any:
+    """The LightningModule's step method of ``stage`` (read, never replaced)."""
+    return getattr(trainer.lightning_module, _STEP_NAMES[stage], None)
+
+
+@contextlib.contextmanager
+def stage_touchpoints(
+    trainer: Any, loop: Any, stage: str, hooks: StageHooks, inference_mode: bool | None = None
+) -> Iterator[None]:
+    """Attach ``hooks`` to one stage run of ``loop``; ``inference_mode`` (when not None) replaces the loop's own
+    flag, read by ``_no_grad_context``, for the run."""
+    with contextlib.ExitStack() as stack:
+        # utilities/model_helpers.py _ModuleMode.capture, called by loops/evaluation_loop.py
+        # _on_evaluation_model_eval and loops/prediction_loop.py _on_predict_model_eval right before the
+        # on_*_model_eval hook.
+        module_mode = loop._module_mode
+        capture = module_mode.capture
+
+        def captured(module: Any) -> None:
+            capture(module)
+            hooks.modes_captured()
+
+        stack.enter_context(replaced(module_mode, "capture", captured))
+
+        # loops/evaluation_loop.py _evaluation_step and loops/prediction_loop.py _predict_step build the hooks'
+        # arguments from the batch index before any on_*_batch_start hook runs.
+        build_kwargs = loop._build_kwargs
+
+        def batch_kwargs(batch: Any, batch_idx: int, dataloader_idx: int | None) -> Any:
+            hooks.batch_begins(batch_idx, dataloader_idx)
+            return build_kwargs(batch, batch_idx, dataloader_idx)
+
+        stack.enter_context(replaced(loop, "_build_kwargs", batch_kwargs))
+
+        # loops/progress.py _Progress.increment_completed: the last call of a batch, after its on_*_batch_end hooks.
+        progress = loop.batch_progress
+        increment_completed = progress.increment_completed
+
+        def completed() -> None:
+            increment_completed()
+            hooks.batch_completed()
+
+        stack.enter_context(replaced(progress, "increment_completed", completed))
+
+        # strategies/strategy.py validation_step/test_step/predict_step, called through trainer/call.py
+        # _call_strategy_hook; they call the LightningModule's step (directly or through the wrapped model).
+        name = _STEP_NAMES[stage]
+        step = _GuardedStep(getattr(trainer.strategy, name), hooks, name)
+        stack.enter_context(replaced(trainer.strategy, name, step))
+
+        # loops/utilities.py _no_grad_context reads loop.inference_mode when run() starts.
+        if inference_mode is not None:
+            stack.enter_context(replaced(loop, "inference_mode", inference_mode))
+        yield
+
+
+def _under_no_grad(fn: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(fn)
+    def under_no_grad(*args: Any, **kwargs: Any) -> Any:
+        with torch.no_grad():
+            return fn(*args, **kwargs)
+
+    return under_no_grad
+
+
+@contextlib.contextmanager
+def clipping_under_no_grad(trainer: Any) -> Iterator[None]:
+    """Gradient clipping under ``torch.no_grad()`` for a fit: plugins/precision/precision.py ``_clip_gradients``
+    (which calls the LightningModule's ``configure_gradient_clipping``, after the scaler unscaled) and
+    ``clip_gradients`` (which ``LightningModule.clip_gradients`` calls in manual optimisation)."""
+    plugin = trainer.precision_plugin
+    with contextlib.ExitStack() as stack:
+        for name in ("_clip_gradients", "clip_gradients"):
+            stack.enter_context(replaced(plugin, name, _under_no_grad(getattr(plugin, name))))
+        yield

@@ -1,0 +1,297 @@
+"""The Lightning adapter: ``GradModeGuard``, a thin callback over :class:`~gradmode_plugin.scope.EvaluationScope`.
+
+How it attaches, and what it never touches:
+
+- For the length of a ``fit``/``validate``/``test``/``predict`` call, each evaluation loop's ``run`` is wrapped
+  (on the loop object), so one *lexical* scope spans each stage and unwinds in order, even when a step raises.
+- Inside a stage, Lightning's own objects report to the scope: the loop's module-mode capture (modes are set
+  right after it, before the user's ``on_*_model_eval`` hook, which has the last word), the loop's batch
+  bookkeeping (a batch starts before its first hook and ends after its last) and the strategy's step method (the
+  step runs in the guard's context and is checked when it returns). During ``fit`` the precision plugin's
+  clipping runs under ``no_grad``. (Values passed to ``self.log`` need no check: Lightning stores a detached
+  copy, and the graph that computed one is ``graph_built``.)
+- Nothing is written onto the LightningModule, its submodules, methods or hparams: a model can be copied,
+  pickled, saved or scripted in the middle of a stage, and the copy carries nothing of the guard.
+- Lightning's choices stand: ``grad_mode="auto"`` follows ``Trainer(inference_mode=...)`` and Lightning's own
+  fallbacks; a module the user's hook or code leaves training is reported, never switched.
+
+Every Lightning internal used lives in :mod:`gradmode_plugin.lightning._internals`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from gradmode_plugin.blame import code_location
+from gradmode_plugin.distributed import Ranks, all_reduce_sum
+from gradmode_plugin.lightning import _internals as internals
+from gradmode_plugin.modes import resolve_grad_mode
+from gradmode_plugin.options import GuardOptions, validate_flag, validate_patterns
+from gradmode_plugin.policy import Policy
+from gradmode_plugin.report import Report
+from gradmode_plugin.scope import EvaluationScope
+
+log = logging.getLogger("gradmode_plugin")
+
+
+class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
+    """Runs validation, test and predict under ``eval()`` and ``no_grad``/``inference_mode`` and asserts, batch by
+    batch, that no autograd graph is built and no module trains; runs gradient clipping under ``no_grad``.
+
+    Args:
+        grad_mode: ``"auto"`` (what Lightning chooses: ``inference_mode`` for stand-alone validate/test/predict,
+            ``no_grad`` for validation inside ``fit``, with ``Trainer(inference_mode=False)``, and for gloo, FSDP and
+            XLA), ``"inference"`` or ``"no_grad"`` (the guard's choice, which then overrides Lightning's).
+        on_violation: ``"raise"`` (at the first offending batch), ``"warn"`` (once per kind, stage and module) or
+            ``"record"`` (only collect). All three fill :attr:`report`.
+        allow_train: glob patterns over ``model.named_modules()`` names allowed to train during evaluation (e.g.
+            ``"head.mc_dropout"``), with their children: never reported. Your code puts them in training mode
+            (e.g. in ``on_predict_model_eval``); Lightning's default hook puts everything in eval.
+        check_params: also assert that evaluation changed or replaced no parameter or buffer (keeps a copy of each).
+        log_metrics: log the violation counts of every stage run to the Trainer's loggers
+            (``gradmode/<stage>/violations``, and ``gradmode/<stage>/<kind>`` for each kind found).
+
+    Example::
+
+        guard = GradModeGuard(allow_train=("head.mc_dropout",))
+        trainer = Trainer(callbacks=[guard])
+        trainer.fit(model)
+        print(guard.report.summary())
+    """
+
+    def __init__(
+        self,
+        *,
+        grad_mode: str = "auto",
+        on_violation: str = "raise",
+        allow_train: tuple[str, ...] | list[str] | str = (),
+        check_params: bool = False,
+        log_metrics: bool = False,
+    ) -> None:
+        super().__init__()
+        allow = validate_patterns("allow_train", allow_train)
+        self.options = GuardOptions(grad_mode, on_violation, allow, check_params)
+        self.log_metrics = validate_flag("log_metrics", log_metrics)
+        self.report = Report()
+        self.policy = Policy(self.options.on_violation)
+        #: Set by the environment-variable factories (gradmode_plugin.dropin): such a guard stands aside for a
+        #: guard the user passed, and keeps nothing in checkpoints.
+        self.from_environment = False
+        self._attached: contextlib.ExitStack | None = None
+        self._scope: EvaluationScope | None = None
+        self._start: tuple[int, dict[str, dict[str, int]]] = (0, {})
+
+    @property
+    def grad_mode(self) -> str:
+        return self.options.grad_mode
+
+    @property
+    def on_violation(self) -> str:
+        return self.options.on_violation
+
+    @property
+    def allow_train(self) -> tuple[str, ...]:
+        return self.options.allow_train
+
+    @property
+    def check_params(self) -> bool:
+        return self.options.check_params
+
+    @property
+    def state_key(self) -> str:
+        # A guard from GRADMODE_GUARD may sit beside the user's own: Lightning wants distinct keys.
+        return "GradModeGuard[GRADMODE_GUARD]" if self.from_environment else "GradModeGuard"
+
+    # -- attach / detach for one fit, validate, test or predict ----------------------------------------------
+    def setup(self, trainer: Any, pl_module: Any, stage: str) -> None:
+        self._detach()
+        if self._stands_aside(trainer):
+            return
+        internals.require_support(trainer)
+        stack = contextlib.ExitStack()
+        try:
+            for loop in internals.evaluation_loops(trainer):
+                stack.enter_context(internals.wrapped_run(loop, self._run_wrapper(trainer, loop)))
+            if stage == "fit":
+                stack.enter_context(internals.clipping_under_no_grad(trainer))
+        except BaseException:
+            stack.close()
+            raise
+        self._attached = stack
+        self._start = (len(self.report.violations), self.report.counts)
+
+    def teardown(self, trainer: Any, pl_module: Any, stage: str) -> None:
+        if self._attached is not None:
+            self._warn_unseen(trainer, str(getattr(stage, "value", stage)))
+        self._detach()
+
+    def on_exception(self, trainer: Any, pl_module: Any, exception: BaseException) -> None:
+        self._detach()
+
+    def _detach(self) -> None:
+        if self._attached is not None:
+            self._attached.close()
+            self._attached = None
+
+    def _stands_aside(self, trainer: Any) -> bool:
+        if not self.from_environment:
+            return False
+        own = [c for c in trainer.callbacks if isinstance(c, GradModeGuard) and not c.from_environment]
+        if own:
+            log.info("gradmode: the GradModeGuard in the callbacks runs; the one from GRADMODE_GUARD stands aside")
+        return bool(own)
+
+    # -- one stage -------------------------------------------------------------------------------------------
+    def _new_scope(self, trainer: Any, loop: Any, stage: str) -> EvaluationScope:
+        framework_mode, no_inference_reason = internals.framework_context(trainer, loop)
+        choice = resolve_grad_mode(
+            self.grad_mode,
+            inside_training=internals.inside_fit(trainer),
+            no_inference_reason=no_inference_reason,
+            framework_mode=framework_mode,
+        )
+        distributed = trainer.world_size > 1 and _distributed_initialized()
+        ranks = Ranks(
+            trainer.global_rank,
+            trainer.world_size,
+            all_reduce_sum if distributed else None,
+            trainer.strategy.root_device,
+        )
+        return EvaluationScope(
+            trainer.lightning_module,
+            self.options,
+            stage=stage,
+            report=self.report,
+            policy=self.policy,
+            context=choice,
+            ranks=ranks,
+            framework=True,
+        )
+
+    def _run_wrapper(self, trainer: Any, loop: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        def make(run: Callable[..., Any]) -> Callable[..., Any]:
+            def guarded_run(*args: Any, **kwargs: Any) -> Any:
+                stage = internals.stage_name(trainer)
+                scope = self._new_scope(trainer, loop, stage)
+                explicit = None if self.grad_mode == "auto" else scope.mode == "inference"
+                with contextlib.ExitStack() as stack:
+                    stack.enter_context(scope)
+                    scope.steps.marker_code = internals.STEP_MARKER
+                    hooks = _Hooks(scope, internals.user_step(trainer, stage))
+                    stack.enter_context(internals.stage_touchpoints(trainer, loop, stage, hooks, explicit))
+                    self._scope = scope
+                    stack.callback(setattr, self, "_scope", None)
+                    result = run(*args, **kwargs)
+                self._log_counts(trainer, stage, scope)
+                return result
+
+            return guarded_run
+
+        return make
+
+    def _log_counts(self, trainer: Any, stage: str, scope: EvaluationScope) -> None:
+        if not self.log_metrics or stage == "sanity_check" or not trainer.loggers or not scope.modes_set:
+            return
+        counts = self.report.stage(stage).counts
+        metrics = {f"gradmode/{stage}/violations": float(sum(counts.values()))}
+        metrics.update({f"gradmode/{stage}/{kind}": float(n) for kind, n in counts.items() if n})
+        for logger in trainer.loggers:
+            logger.log_metrics(metrics, step=trainer.global_step)
+
+    def _warn_unseen(self, trainer: Any, entry: str) -> None:
+        """At the end of a fit/validate/test/predict with recorded or warned violations: one warning on rank
+        zero, so they are seen even without a logger."""
+        since, before = self._start
+        found = {
+            stage: {kind: n - before.get(stage, {}).get(kind, 0) for kind, n in counts.items()}
+            for stage, counts in self.report.counts.items()
+        }
+        found = {stage: {k: n for k, n in counts.items() if n} for stage, counts in found.items()}
+        found = {stage: counts for stage, counts in found.items() if counts}
+        if not found or self.policy.raises:
+            return
+        lines = [f"gradmode: violations during {entry} (on_violation={self.on_violation!r}):"]
+        for stage, counts in found.items():
+            lines.append(f"  {stage}: " + ", ".join(f"{kind}={n}" for kind, n in counts.items()))
+        for violation in self.report.first_of_each_kind(since):
+            lines.append("first " + violation.describe().replace("\n", "\n  "))
+        lines.append("all of them: guard.report (summary(), to_json())")
+        internals.rank_zero_warn(trainer, "\n".join(lines))
+
+    def _require_stage(self, trainer: Any) -> None:
+        """A stage hook ran: the guard must be inside that stage, with modes set, or the run is unguarded."""
+        if self._attached is None:
+            return
+        if self._scope is None:
+            raise internals.not_entered(trainer, "the guard's wrapper of the evaluation loop's run()")
+        if not self._scope.modes_set:
+            raise internals.not_entered(trainer, "the guard's hook on _ModuleMode.capture (before on_*_model_eval)")
+
+    def _stage_end(self) -> None:
+        if self._scope is not None:
+            self._scope.boundary("at the end of the stage")
+
+    def on_validation_start(self, trainer: Any, pl_module: Any) -> None:
+        self._require_stage(trainer)
+
+    def on_test_start(self, trainer: Any, pl_module: Any) -> None:
+        self._require_stage(trainer)
+
+    def on_predict_start(self, trainer: Any, pl_module: Any) -> None:
+        self._require_stage(trainer)
+
+    def on_validation_end(self, trainer: Any, pl_module: Any) -> None:
+        self._stage_end()
+
+    def on_test_end(self, trainer: Any, pl_module: Any) -> None:
+        self._stage_end()
+
+    def on_predict_end(self, trainer: Any, pl_module: Any) -> None:
+        self._stage_end()
+
+    # -- checkpointing ---------------------------------------------------------------------------------------
+    def state_dict(self) -> dict[str, Any]:
+        # A guard the user did not put in the callbacks leaves the user's checkpoints as they would be without it.
+        return {} if self.from_environment else {"report": self.report.state_dict()}
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        # Resuming into a fresh guard restores the counts. A guard that already counted (e.g. validate(ckpt_path=)
+        # after fit) keeps its own, newer history instead of rewinding to the checkpoint's.
+        if self.report.stages:
+            log.info("gradmode: keeping this guard's report; the checkpoint's counts are older")
+            return
+        self.report.load_state_dict(state_dict.get("report", {}))
+
+
+class _Hooks:
+    """What the Lightning touchpoints of one stage tell the scope."""
+
+    def __init__(self, scope: EvaluationScope, step: Any) -> None:
+        self.scope = scope
+        self.step_location = code_location(inspect.unwrap(getattr(step, "func", step))) if step is not None else None
+
+    def modes_captured(self) -> None:
+        if not self.scope.modes_set:
+            self.scope.set_modes()
+
+    def batch_begins(self, batch_idx: int, dataloader_idx: int | None) -> None:
+        self.scope.begin_batch(batch_idx, dataloader_idx)
+
+    def batch_completed(self) -> None:
+        self.scope.end_batch()
+
+    def step_context(self) -> contextlib.AbstractContextManager[None]:
+        return self.scope.step()
+
+    def step_returned(self, output: Any, step_name: str) -> None:
+        self.scope.check_output(output, f"{step_name} output", where=self.step_location)
+
+
+def _distributed_initialized() -> bool:
+    import torch.distributed as dist
+
+    return dist.is_available() and dist.is_initialized()

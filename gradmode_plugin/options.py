@@ -1,0 +1,62 @@
+"""The guard's options, validated once for every adapter (the callback, ``evaluating``, environment variables)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Final
+
+#: Allowed values of ``grad_mode``.
+GRAD_MODES: Final[tuple[str, ...]] = ("auto", "inference", "no_grad")
+#: Allowed values of ``on_violation``.
+ON_VIOLATION: Final[tuple[str, ...]] = ("raise", "warn", "record")
+
+
+def validate_choice(name: str, value: object, allowed: Sequence[str]) -> str:
+    """``value`` as a plain string (string enums from typed configs included), or a ``ValueError`` naming the
+    argument and its allowed values."""
+    plain = getattr(value, "value", value)
+    if plain not in allowed:
+        choices = ", ".join(repr(a) for a in allowed)
+        raise ValueError(f"{name}={plain!r} is not supported; allowed values: {choices}")
+    return str(plain)
+
+
+def validate_patterns(name: str, patterns: object) -> tuple[str, ...]:
+    """Glob patterns given as one string or a sequence of non-empty strings, as a tuple."""
+    if isinstance(patterns, str):
+        patterns = (patterns,)
+    if not isinstance(patterns, (list, tuple)) or not all(isinstance(p, str) and p for p in patterns):
+        raise ValueError(
+            f"{name}={patterns!r} is not supported; expected a sequence of non-empty glob patterns over "
+            "names from model.named_modules(), e.g. ('head.mc_dropout', '*.dropout')"
+        )
+    return tuple(patterns)
+
+
+def validate_flag(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{name}={value!r} is not supported; allowed values: True, False")
+    return value
+
+
+@dataclasses.dataclass(frozen=True)
+class GuardOptions:
+    """What every adapter of the guard is configured with; invalid values raise ``ValueError`` naming the option.
+
+    Example:
+        >>> GuardOptions(allow_train="head.mc_dropout").allow_train
+        ('head.mc_dropout',)
+    """
+
+    grad_mode: str = "auto"
+    on_violation: str = "raise"
+    allow_train: tuple[str, ...] = ()
+    check_params: bool = False
+
+    def __post_init__(self) -> None:
+        # Normalised in place: enums from typed configs become plain strings, one pattern becomes a tuple.
+        object.__setattr__(self, "grad_mode", validate_choice("grad_mode", self.grad_mode, GRAD_MODES))
+        object.__setattr__(self, "on_violation", validate_choice("on_violation", self.on_violation, ON_VIOLATION))
+        object.__setattr__(self, "allow_train", validate_patterns("allow_train", self.allow_train))
+        object.__setattr__(self, "check_params", validate_flag("check_params", self.check_params))

@@ -1,0 +1,343 @@
+"""Where the guard looks: registrations it makes for one stage and removes exactly at its end.
+
+None of them writes anything onto the user's model. Each only observes and passes what it sees to a listener;
+the checks (``gradmode_plugin.checks``) decide whether it is a violation.
+
+- :class:`SavedTensorProbe`: autograd saving a tensor for backward (a graph that costs memory) in the thread that
+  runs the evaluation, through a ``saved_tensors_hooks`` pushed for the stage; free while nothing is saved.
+- :class:`ForwardProbe`: one process-wide module forward hook (``register_module_forward_hook``), filtered to the
+  watched model's modules: outputs that carry a ``grad_fn`` in *any* thread, and normalisation layers running in
+  training mode.
+- :data:`FUNCTIONAL`: ``torch.nn.functional`` dropout, batch-norm and instance-norm functions (and
+  ``scaled_dot_product_attention``) wrapped while a stage runs anywhere in the process, reporting calls that
+  train (``training=True``, ``dropout_p > 0``) to the scope of the calling thread.
+- :data:`TRAIN_CALLS`: ``nn.Module.train`` wrapped while a stage runs, so a switch to training mode can be
+  blamed on the line that made it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+import logging
+import threading
+import warnings
+from collections.abc import Callable, Iterator
+from types import TracebackType
+from typing import Any
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+from torch.nn.modules.module import register_module_forward_hook
+
+from gradmode_plugin._state import active_scope, allowed_reason
+from gradmode_plugin.blame import where
+
+log = logging.getLogger("gradmode_plugin")
+
+
+# -- saved tensors -----------------------------------------------------------------------------------------------
+class SavedTensorProbe:
+    """Pushes a saved-tensor hook that passes every tensor autograd saves to ``listener(tensor, allowed)``.
+
+    A hook pushed inside (activation checkpointing, ``save_on_cpu``) shadows this one while it is active;
+    ``allow_grad`` lifts it for its block (``torch.func`` refuses to run under any saved-tensor hook).
+    """
+
+    def __init__(self, listener: Callable[[torch.Tensor, bool], None] | None = None) -> None:
+        self.listener = listener
+
+    def _pack(self, tensor: torch.Tensor) -> torch.Tensor:
+        if self.listener is not None:
+            self.listener(tensor, allowed_reason.get() is not None)
+        # Returning ``tensor`` itself would keep every graph alive: a saved output would own its own grad_fn
+        # through the packed object, a cycle that is never freed. A detached tensor shares the storage and the
+        # version counter, so unpacking and autograd's in-place checks work as before.
+        return tensor.detach()
+
+    def __enter__(self) -> SavedTensorProbe:
+        torch._C._autograd._push_saved_tensors_default_hooks(self._pack, _unpack)
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        torch._C._autograd._pop_saved_tensors_default_hooks()
+
+
+def _unpack(tensor: torch.Tensor) -> torch.Tensor:
+    return tensor
+
+
+@contextlib.contextmanager
+def lifted_saved_tensor_probe() -> Iterator[None]:
+    """Take the guard's saved-tensor hook off this thread's stack for the block, when it is the innermost one."""
+    top = torch._C._autograd._top_saved_tensors_default_hooks(False)
+    ours = top is not None and getattr(top[0], "__func__", None) is SavedTensorProbe._pack
+    if not ours:
+        yield
+        return
+    torch._C._autograd._pop_saved_tensors_default_hooks()
+    try:
+        yield
+    finally:
+        torch._C._autograd._push_saved_tensors_default_hooks(*top)
+
+
+# -- module forward ----------------------------------------------------------------------------------------------
+def first_tensor_with_grad_fn(output: Any) -> torch.Tensor | None:
+    if isinstance(output, torch.Tensor):
+        return output if output.grad_fn is not None else None
+    if isinstance(output, (tuple, list)):
+        items: Iterator[Any] = iter(output)
+    elif isinstance(output, dict):
+        items = iter(output.values())
+    else:
+        return None
+    for item in items:
+        if isinstance(item, torch.Tensor) and item.grad_fn is not None:
+            return item
+    return None
+
+
+class ForwardProbe:
+    """One process-wide forward hook for the stage, filtered to the modules in ``names`` (``id -> name``).
+
+    ``on_grad_output(name, tensor)`` hears of outputs with a ``grad_fn`` made outside ``allow_grad`` (any thread);
+    ``on_norm_train(name, module)`` of a module in ``norms`` (ids) running in training mode. In the evaluating
+    thread grad mode is off and modules are in eval, so the hook returns after a dict lookup and two flag reads.
+    Global hooks are stored in torch, not on modules: a copy or a pickle of the model carries nothing.
+    """
+
+    def __init__(self, names: dict[int, str]) -> None:
+        self.names = names
+        self.norms: frozenset[int] = frozenset()
+        self.on_grad_output: Callable[[str, torch.Tensor], None] | None = None
+        self.on_norm_train: Callable[[str, nn.Module], None] | None = None
+        self._handle: torch.utils.hooks.RemovableHandle | None = None
+        self._filter: Any = None
+
+    def _make_hook(self) -> Callable[[nn.Module, Any, Any], None]:
+        names, norms = self.names, self.norms
+        on_grad_output, on_norm_train = self.on_grad_output, self.on_norm_train
+        is_grad_enabled, get_allowed = torch.is_grad_enabled, allowed_reason.get
+
+        def hook(module: nn.Module, args: Any, output: Any) -> None:
+            key = id(module)
+            name = names.get(key)
+            if name is None:
+                return
+            if module.training and key in norms and on_norm_train is not None:
+                on_norm_train(name, module)
+            if on_grad_output is not None and is_grad_enabled() and get_allowed() is None:
+                tensor = first_tensor_with_grad_fn(output)
+                if tensor is not None:
+                    on_grad_output(name, tensor)
+
+        return hook
+
+    def __enter__(self) -> ForwardProbe:
+        self._handle = register_module_forward_hook(self._make_hook())
+        self._filter = _ignore_warning(_COMPILE_WITH_GLOBAL_HOOKS)
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self._handle is not None:
+            self._handle.remove()
+            self._handle = None
+            _remove_warning_filter(self._filter)
+
+
+# torch warns at every call of a torch.compile'd module while any global module hook exists (the hook fires for the
+# compiled wrapper too, which the probe ignores: it is not among the watched modules). The guard's own hook should
+# not make users' runs noisy: that one warning is ignored while the probe is installed.
+_COMPILE_WITH_GLOBAL_HOOKS = r"Using `torch\.compile\(module\)` when there are global hooks"
+
+
+def _ignore_warning(message: str) -> Any:
+    warnings.filterwarnings("ignore", message=message, category=UserWarning)
+    return warnings.filters[0]
+
+
+def _remove_warning_filter(entry: Any) -> None:
+    with contextlib.suppress(ValueError):  # a warnings.catch_warnings() block that began inside may have ended
+        warnings.filters.remove(entry)
+        mutated = getattr(warnings, "_filters_mutated", None) or getattr(warnings, "_filters_mutated_lock_held", None)
+        if mutated is not None:
+            mutated()
+
+
+# -- process-wide patches ----------------------------------------------------------------------------------------
+class _Patches:
+    """Attributes of torch replaced while at least one stage runs anywhere in the process, then put back.
+
+    A wrapper only routes what it sees to the guard and always calls the original: with no stage in the calling
+    thread it is a pass-through. If someone else replaced the attribute meanwhile, theirs is left in place.
+    """
+
+    def __init__(self, name: str, targets: Callable[[], list[tuple[object, str, Callable[..., Any]]]]) -> None:
+        self._name = name
+        self._targets = targets
+        self._lock = threading.Lock()
+        self._users = 0
+        self._installed: list[tuple[object, str, Any, Any]] = []
+
+    @contextlib.contextmanager
+    def active(self) -> Iterator[None]:
+        with self._lock:
+            if self._users == 0:
+                self._install()
+            self._users += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._users -= 1
+                if self._users == 0:
+                    self._uninstall()
+
+    def _install(self) -> None:
+        for owner, attr, make in self._targets():
+            original = getattr(owner, attr)
+            wrapper = make(original)
+            setattr(owner, attr, wrapper)
+            self._installed.append((owner, attr, original, wrapper))
+
+    def _uninstall(self) -> None:
+        for owner, attr, original, wrapper in reversed(self._installed):
+            if getattr(owner, attr) is wrapper:
+                setattr(owner, attr, original)
+            else:
+                log.debug("gradmode: %s.%s was replaced by someone else during the stage; left as is", owner, attr)
+        self._installed.clear()
+
+
+def _notify(kind: str, call: str) -> None:
+    scope = active_scope.get()
+    if scope is not None:
+        scope.functional_call(kind, call)
+
+
+def _dropout(original: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
+    label = f"F.{original.__name__}"
+    training_default = inspect.signature(original).parameters["training"].default
+
+    @functools.wraps(original)
+    def dropout(input: torch.Tensor, p: float = 0.5, training: bool = training_default, inplace: bool = False) -> Any:
+        if training and p > 0.0:
+            _notify("train_mode", f"{label}(training=True, p={p})")
+        return original(input, p, training, inplace)
+
+    return dropout
+
+
+def _batch_norm(original: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
+    @functools.wraps(original)
+    def batch_norm(
+        input: torch.Tensor,
+        running_mean: torch.Tensor | None,
+        running_var: torch.Tensor | None,
+        weight: torch.Tensor | None = None,
+        bias: torch.Tensor | None = None,
+        training: bool = False,
+        momentum: float = 0.1,
+        eps: float = 1e-5,
+    ) -> Any:
+        if training and momentum != 0.0 and (running_mean is not None or running_var is not None):
+            _notify("running_stats_updated", "F.batch_norm(training=True) with running statistics")
+        return original(input, running_mean, running_var, weight, bias, training, momentum, eps)
+
+    return batch_norm
+
+
+def _instance_norm(original: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
+    @functools.wraps(original)
+    def instance_norm(
+        input: torch.Tensor,
+        running_mean: torch.Tensor | None = None,
+        running_var: torch.Tensor | None = None,
+        weight: torch.Tensor | None = None,
+        bias: torch.Tensor | None = None,
+        use_input_stats: bool = True,
+        momentum: float = 0.1,
+        eps: float = 1e-5,
+    ) -> Any:
+        if use_input_stats and momentum != 0.0 and (running_mean is not None or running_var is not None):
+            _notify("running_stats_updated", "F.instance_norm(use_input_stats=True) with running statistics")
+        return original(input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps)
+
+    return instance_norm
+
+
+def _sdpa(original: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
+    @functools.wraps(original)
+    def scaled_dot_product_attention(*args: Any, **kwargs: Any) -> Any:
+        p = kwargs.get("dropout_p", args[4] if len(args) > 4 else 0.0)
+        if isinstance(p, (int, float)) and p > 0.0:
+            _notify("train_mode", f"F.scaled_dot_product_attention(dropout_p={p})")
+        return original(*args, **kwargs)
+
+    return scaled_dot_product_attention
+
+
+def _functional_targets() -> list[tuple[object, str, Callable[..., Any]]]:
+    dropouts = ("dropout", "alpha_dropout", "feature_alpha_dropout", "dropout1d", "dropout2d", "dropout3d")
+    targets: list[tuple[object, str, Callable[..., Any]]] = [(F, name, _dropout) for name in dropouts]
+    targets += [(F, "batch_norm", _batch_norm), (F, "instance_norm", _instance_norm)]
+    targets.append((F, "scaled_dot_product_attention", _sdpa))
+    return targets
+
+
+#: ``torch.nn.functional`` calls that train, reported to the calling thread's scope.
+FUNCTIONAL = _Patches("torch.nn.functional", _functional_targets)
+
+
+class _TrainCalls:
+    """``nn.Module.train`` wrapped while a stage runs: every listener hears ``(module, where)`` for each module
+    switched to training mode, with ``where`` the user's line that made the outermost ``train()`` call."""
+
+    def __init__(self) -> None:
+        self._listeners: list[Callable[[nn.Module, Callable[[], str | None]], None]] = []
+        self._local = threading.local()
+        self.patches = _Patches("torch.nn.Module.train", self._targets)
+
+    def _targets(self) -> list[tuple[object, str, Callable[..., Any]]]:
+        return [(nn.Module, "train", self._wrap)]
+
+    def _wrap(self, original: Callable[..., nn.Module]) -> Callable[..., nn.Module]:
+        listeners, local = self._listeners, self._local
+
+        @functools.wraps(original)
+        def train(module: nn.Module, mode: bool = True) -> nn.Module:
+            if not mode or not listeners:
+                return original(module, mode)
+            outer = getattr(local, "where", None) is None
+            if outer:
+                # Computed once per outermost call, and only when a listener asks (a watched module).
+                local.where = functools.cache(lambda: where(1))
+            try:
+                for listener in list(listeners):
+                    listener(module, local.where)
+                return original(module, mode)
+            finally:
+                if outer:
+                    local.where = None
+
+        return train
+
+    @contextlib.contextmanager
+    def listening(self, listener: Callable[[nn.Module, Callable[[], str | None]], None]) -> Iterator[None]:
+        self._listeners.append(listener)
+        try:
+            with self.patches.active():
+                yield
+        finally:
+            self._listeners.remove(listener)
+
+
+#: Switches to training mode during a stage, with the line that made them.
+TRAIN_CALLS = _TrainCalls()

@@ -1,0 +1,50 @@
+"""Plain-PyTorch models and loops for the core's tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import torch
+from torch import nn
+
+from gradmode_plugin import EvaluationScope, evaluating
+
+BATCHES = [torch.randn(4, 8, generator=torch.Generator().manual_seed(i)) for i in range(4)]
+
+Body = Callable[[nn.Module, int, torch.Tensor], Any]
+
+
+def make_model() -> nn.Module:
+    """Linear, BatchNorm, ReLU, Dropout, Linear: a correct model the guard must find nothing in."""
+    torch.manual_seed(0)
+    return nn.Sequential(nn.Linear(8, 16), nn.BatchNorm1d(16), nn.ReLU(), nn.Dropout(0.5), nn.Linear(16, 2))
+
+
+def run_loop(model: nn.Module, body: Body | None = None, **kwargs: Any) -> EvaluationScope:
+    """A typical guarded loop over :data:`BATCHES`; ``body(model, i, x)`` replaces the forward to plant a bug."""
+    with evaluating(model, **kwargs) as scope:
+        for i, x in enumerate(BATCHES):
+            with scope.batch(i):
+                out = body(model, i, x) if body else model(x)
+                scope.check_output(out)
+    return scope
+
+
+def flags(module: nn.Module) -> list[bool]:
+    return [m.training for m in module.modules()]
+
+
+def hook_count(module: nn.Module) -> int:
+    """Every hook of every submodule, so tests can prove none is ever put on the model."""
+    total = 0
+    for m in module.modules():
+        for name in vars(m):
+            if name.endswith("_hooks") and isinstance(getattr(m, name), dict):
+                total += len(getattr(m, name))
+    return total
+
+
+def instance_attributes(module: nn.Module) -> dict[int, set[str]]:
+    """``id(submodule) -> names in its __dict__``, to prove the guard writes nothing onto a model."""
+    return {id(m): set(vars(m)) for m in module.modules()}
