@@ -1,7 +1,8 @@
 """gradmode-plugin: correct evaluation modes for PyTorch and Lightning, enforced and asserted at runtime.
 
 The core (``evaluating``, ``allow_grad``, the report) needs torch only; ``GradModeGuard`` needs Lightning
-(``lightning`` or ``pytorch_lightning``) and is imported on first use.
+(``lightning`` or ``pytorch_lightning``). Names are imported on first use, so ``import gradmode_plugin`` (done by
+the pytest plugin in every test session) costs nothing until one is.
 
 Example:
     >>> from gradmode_plugin import evaluating, allow_grad
@@ -9,66 +10,78 @@ Example:
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
-from gradmode_plugin.allow import allow_grad
-from gradmode_plugin.kinds import HINTS, KINDS, REGISTRY, Kind
-from gradmode_plugin.modes import CONTEXT_NAMES, GradContextChoice, ModuleModes, grad_context, resolve_grad_mode
-from gradmode_plugin.options import GRAD_MODES, ON_VIOLATION, GuardOptions
-from gradmode_plugin.report import Report, StageSummary
-from gradmode_plugin.scope import EvaluationScope, evaluating
-from gradmode_plugin.violations import (
-    GradModeContextError,
-    GradModeViolation,
-    GradModeWarning,
-    Violation,
-    ViolationKind,
-)
-
-if TYPE_CHECKING:
-    from gradmode_plugin.lightning.callback import GradModeGuard
+if TYPE_CHECKING:  # the names below, for type checkers (explicit re-exports)
+    from gradmode_plugin.allow import allow_grad as allow_grad
+    from gradmode_plugin.kinds import HINTS as HINTS
+    from gradmode_plugin.kinds import KINDS as KINDS
+    from gradmode_plugin.kinds import REGISTRY as REGISTRY
+    from gradmode_plugin.kinds import Kind as Kind
+    from gradmode_plugin.lightning.callback import GradModeGuard as GradModeGuard
+    from gradmode_plugin.modes import CONTEXT_NAMES as CONTEXT_NAMES
+    from gradmode_plugin.modes import GradContextChoice as GradContextChoice
+    from gradmode_plugin.modes import ModuleModes as ModuleModes
+    from gradmode_plugin.modes import grad_context as grad_context
+    from gradmode_plugin.modes import resolve_grad_mode as resolve_grad_mode
+    from gradmode_plugin.options import GRAD_MODES as GRAD_MODES
+    from gradmode_plugin.options import ON_VIOLATION as ON_VIOLATION
+    from gradmode_plugin.options import GuardOptions as GuardOptions
+    from gradmode_plugin.report import Report as Report
+    from gradmode_plugin.report import StageSummary as StageSummary
+    from gradmode_plugin.scope import EvaluationScope as EvaluationScope
+    from gradmode_plugin.scope import evaluating as evaluating
+    from gradmode_plugin.violations import GradModeContextError as GradModeContextError
+    from gradmode_plugin.violations import GradModeViolation as GradModeViolation
+    from gradmode_plugin.violations import GradModeWarning as GradModeWarning
+    from gradmode_plugin.violations import Violation as Violation
+    from gradmode_plugin.violations import ViolationKind as ViolationKind
 
 __version__ = "0.2.0"
 
+#: Public name -> the module that defines it.
+_EXPORTS: Final[dict[str, str]] = {
+    "allow_grad": "allow",
+    "HINTS": "kinds",
+    "KINDS": "kinds",
+    "REGISTRY": "kinds",
+    "Kind": "kinds",
+    "GradModeGuard": "lightning.callback",
+    "CONTEXT_NAMES": "modes",
+    "GradContextChoice": "modes",
+    "ModuleModes": "modes",
+    "grad_context": "modes",
+    "resolve_grad_mode": "modes",
+    "GRAD_MODES": "options",
+    "ON_VIOLATION": "options",
+    "GuardOptions": "options",
+    "Report": "report",
+    "StageSummary": "report",
+    "EvaluationScope": "scope",
+    "evaluating": "scope",
+    "GradModeContextError": "violations",
+    "GradModeViolation": "violations",
+    "GradModeWarning": "violations",
+    "Violation": "violations",
+    "ViolationKind": "violations",
+}
+
 _LIGHTNING_AVAILABLE = any(importlib.util.find_spec(n) is not None for n in ("lightning", "pytorch_lightning"))
 
-__all__ = [
-    "CONTEXT_NAMES",
-    "GRAD_MODES",
-    "HINTS",
-    "KINDS",
-    "ON_VIOLATION",
-    "REGISTRY",
-    "EvaluationScope",
-    "GradContextChoice",
-    "GradModeContextError",
-    "GradModeViolation",
-    "GradModeWarning",
-    "GuardOptions",
-    "Kind",
-    "ModuleModes",
-    "Report",
-    "StageSummary",
-    "Violation",
-    "ViolationKind",
-    "__version__",
-    "allow_grad",
-    "evaluating",
-    "grad_context",
-    "resolve_grad_mode",
-]
-if _LIGHTNING_AVAILABLE:
-    __all__ += ["GradModeGuard"]
+# GradModeGuard is listed only where Lightning is installed, so `from gradmode_plugin import *` works without it.
+__all__ = [*sorted(name for name in _EXPORTS if name != "GradModeGuard" or _LIGHTNING_AVAILABLE), "__version__"]
 
 
 def __getattr__(name: str) -> Any:
-    if name == "GradModeGuard":
-        from gradmode_plugin.lightning.callback import GradModeGuard
-
-        return GradModeGuard
-    raise AttributeError(f"module 'gradmode_plugin' has no attribute {name!r}")
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'gradmode_plugin' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"gradmode_plugin.{module}"), name)
+    globals()[name] = value
+    return value
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), "GradModeGuard"})
+    return sorted({*globals(), *_EXPORTS})
