@@ -68,7 +68,15 @@ _EXPORTS: Final[dict[str, str]] = {
     "ViolationKind": "violations",
 }
 
-_LIGHTNING_AVAILABLE = any(importlib.util.find_spec(n) is not None for n in ("lightning", "pytorch_lightning"))
+
+def _installed(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+_LIGHTNING_AVAILABLE = _installed("lightning") or _installed("pytorch_lightning")
 
 # GradModeGuard is listed only where Lightning is installed, so `from gradmode_plugin import *` works without it.
 __all__ = [*sorted(name for name in _EXPORTS if name != "GradModeGuard" or _LIGHTNING_AVAILABLE), "__version__"]

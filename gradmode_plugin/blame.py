@@ -145,8 +145,9 @@ class StepLocator:
         return None
 
     def in_evaluating_thread(self) -> FrameType | None:
+        """What the evaluating thread is running now: its innermost frame of the user's own code."""
         frame = sys._current_frames().get(self.thread_id)
-        return self.find(frame) if frame is not None else None
+        return next((f for f in _outward(frame) if ORIGINS.of(f.f_code.co_filename) == "own"), None)
 
 
 def where(skip: int = 1, *, step: StepLocator | None = None, depth: int = 3) -> str | None:

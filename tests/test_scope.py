@@ -10,7 +10,7 @@ import torch
 from torch import nn
 
 from gradmode_plugin import GradModeViolation, evaluating
-from tests.helpers.models import flags, hook_count, make_model, run_loop
+from tests.helpers.models import BATCHES, flags, hook_count, make_model, run_loop
 
 
 def test_correct_loop_passes_and_restores_everything() -> None:
@@ -156,3 +156,39 @@ def test_a_scope_can_be_reused_but_not_nested() -> None:
     with pytest.raises(RuntimeError, match="already entered"), scope, scope:
         pass
     assert all(flags(model))
+
+
+def test_a_caught_violation_is_not_raised_again_by_later_batches() -> None:
+    model = make_model()
+    raised: list[int] = []
+    with evaluating(model) as scope:
+        for i, x in enumerate(BATCHES):
+            try:
+                with scope.batch(i):
+                    if i == 1:
+                        model[3].train()
+                    model(x)
+                    if i == 1:
+                        model[3].eval()
+            except GradModeViolation as err:
+                raised.append(err.violation.batch_idx or 0)
+    assert raised == [1] and scope.report.count("train_mode") == 1
+
+
+def test_warn_policy_warns_once_per_kind_stage_and_module_across_runs_of_a_scope() -> None:
+    import warnings
+
+    from gradmode_plugin import GradModeWarning
+
+    model = make_model()
+    scope = evaluating(model, on_violation="warn")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(2):
+            with scope:
+                for i, x in enumerate(BATCHES):
+                    with scope.batch(i):
+                        model[3].train()
+                        model(x)
+    assert len([w for w in caught if issubclass(w.category, GradModeWarning)]) == 1
+    assert scope.report.count("train_mode") == 8

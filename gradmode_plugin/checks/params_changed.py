@@ -2,7 +2,7 @@
 evaluation.
 
 Keeps a copy of every parameter and buffer (but normalisation statistics, which ``running_stats_updated`` covers,
-lazy parameters not yet materialised, and the modules ``allow_train`` covers). Per batch: version counters
+lazy parameters until they are materialised, and the modules ``allow_train`` covers). Per batch: version counters
 (in-place writes, optimizer steps, ``copy_``), confirmed by value so a same-value write is no change, and whether
 each one is still the tensor its module holds (``module.weight = nn.Parameter(...)`` replaces it). At the stage
 end every copy is compared by value, catching writes through ``.data``, which bump no version.
@@ -40,14 +40,23 @@ class _Watched:
 
     def changed_in_place(self) -> bool:
         """Written in place since the last look, and really different (a same-value write is no change)."""
-        if self.tensor._version == self.version:
+        version = _version(self.tensor)
+        if version == self.version:
             return False
-        self.version = self.tensor._version
+        self.version = version
         return self.differs()
 
     def differs(self) -> bool:
         with torch.no_grad():
             return not torch.equal(self.tensor.detach(), self.copy)
+
+
+def _version(tensor: torch.Tensor) -> int:
+    """The version counter; -1 for an inference tensor, which has none (its writes are seen by value at the end)."""
+    try:
+        return tensor._version
+    except RuntimeError:
+        return -1
 
 
 def _norm_statistics(module: nn.Module) -> set[str]:
@@ -65,19 +74,29 @@ class ParamsChanged(Check):
 
     def start(self) -> None:
         self._items: list[_Watched] = []
+        # Lazy parameters are watched from the end of the batch that materialised them.
+        self._lazy: list[tuple[str, dict[str, torch.Tensor | None], str]] = []
         self._flagged: set[str] = set()
+        for module_name, module in self.scope.model.named_modules():
+            if self.scope.modes.is_covered(module_name):
+                continue
+            skip = _norm_statistics(module)
+            for store in (module._parameters, module._buffers):
+                for attr, tensor in store.items():
+                    if tensor is not None and attr not in skip:
+                        self._lazy.append((f"{module_name}.{attr}" if module_name else attr, store, attr))
+        self._watch_materialised()
+
+    def _watch_materialised(self) -> None:
+        waiting = []
         with torch.no_grad():
-            for module_name, module in self.scope.model.named_modules():
-                if self.scope.modes.is_covered(module_name):
-                    continue
-                skip = _norm_statistics(module)
-                for store in (module._parameters, module._buffers):
-                    for attr, tensor in store.items():
-                        if tensor is None or attr in skip or is_lazy(tensor):
-                            continue
-                        name = f"{module_name}.{attr}" if module_name else attr
-                        copy = tensor.detach().clone()
-                        self._items.append(_Watched(name, store, attr, tensor, copy, tensor._version))
+            for name, store, attr in self._lazy:
+                tensor = store.get(attr)
+                if tensor is None or is_lazy(tensor):
+                    waiting.append((name, store, attr))
+                else:
+                    self._items.append(_Watched(name, store, attr, tensor, tensor.detach().clone(), _version(tensor)))
+        self._lazy = waiting
 
     def _look(self, by_value: bool) -> None:
         fresh = [w for w in self._items if w.name not in self._flagged]
@@ -101,6 +120,8 @@ class ParamsChanged(Check):
 
     def batch_end(self) -> None:
         self._look(by_value=False)
+        if self._lazy:
+            self._watch_materialised()
 
     def stage_end(self) -> None:
         self._look(by_value=True)

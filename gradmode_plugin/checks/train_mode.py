@@ -26,28 +26,33 @@ class TrainMode(Check):
     kind = "train_mode"
 
     def start(self) -> None:
-        self._switched: dict[int, Callable[[], str | None]] = {}
+        self._switched: dict[int, str | None] = {}
         self._last_found: list[str] = []
         self.scope.listen_train_calls(self._switched_to_train)
         self.scope.listen_functional(self.kind, self._functional)
 
     def _switched_to_train(self, module: nn.Module, where: Callable[[], str | None]) -> None:
-        self._switched.setdefault(id(module), where)
+        # Read now, while the stack holds the train() call (one walk per outermost call: `where` is cached).
+        if id(module) not in self._switched:
+            self._switched[id(module)] = where()
 
     def _functional(self, call: str) -> None:
         caller = self.scope.calling_module()
-        # A module in training mode is the flag's finding (with the line that switched it): here only calls that
-        # train inside a module in eval mode, or outside any module.
-        if caller is not None and (caller[1].training or self.scope.modes.is_covered(caller[0])):
+        if caller is not None and self.scope.modes.is_covered(caller[0]):
+            return
+        if caller is not None and caller[1].training:
+            # A module in training mode is running dropout now: the flags' finding, made at the call, so a module
+            # switched to training and back within one step is seen too.
+            self._check_flags(at_call=True)
             return
         if not self.scope.wants(self.kind):
             return
         name = caller[0] if caller is not None else None
         inside = f" in module '{name or '<root>'}' (in eval mode)" if name is not None else ""
-        detail = f"{call} ran during evaluation{inside}: trains whatever the module flags say"
+        detail = f"{call} ran during evaluation{inside}: it trains whatever the module flags say"
         self.scope.found(self.kind, module=name, where=self.scope.where(), detail=detail)
 
-    def _check_flags(self, stage_end: bool = False) -> None:
+    def _check_flags(self, stage_end: bool = False, at_call: bool = False) -> None:
         modes = self.scope.modes
         if not modes.any_training():
             self._last_found = []
@@ -61,9 +66,10 @@ class TrainMode(Check):
         where = None
         if top is not None:
             module = self.scope.model.get_submodule(top) if top else self.scope.model
-            switched = self._switched.get(id(module))
-            where = switched() if switched is not None else None
+            where = self._switched.get(id(module))
         how = f"; switched by train() at {where.split(' <- ')[0]}" if where else ""
+        if where is None and at_call:
+            where = self.scope.where()  # not switched by train() during the stage: where it ran in training mode
         detail = f"{len(names)} module(s) in training mode during evaluation: {shown}{how}"
         self.scope.found(self.kind, module=top, where=where, detail=detail)
 

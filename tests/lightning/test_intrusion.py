@@ -1,0 +1,417 @@
+"""Observe, never intrude: programs that the guard used to break run with identical results under it, and the same
+programs with a real bug are still caught (one test per way a guard can intrude)."""
+
+from __future__ import annotations
+
+import copy
+import functools
+import io
+import pickle
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytorch_lightning as pl
+import torch
+from torch import nn
+
+from gradmode_plugin import GradModeContextError, GradModeGuard, GradModeViolation, allow_grad
+from gradmode_plugin.lightning import _internals
+from tests.helpers.lightning import ToyModule, assert_same_weights, leftovers, make_loader
+from tests.helpers.models import hook_count, instance_attributes
+
+
+def _predictions(trainer: pl.Trainer, model: pl.LightningModule) -> torch.Tensor:
+    return torch.cat([p if isinstance(p, torch.Tensor) else p[0] for p in trainer.predict(model, make_loader())])
+
+
+def _seeded(cls: type[pl.LightningModule], *args: Any) -> Any:
+    """The same initial weights every time, so runs with and without the guard can be compared exactly."""
+    torch.manual_seed(11)
+    return cls(*args)
+
+
+# -- 1. nothing of the guard on the model: copy, pickle, save, script --------------------------------------------
+class SnapshotsItself(ToyModule):
+    """Keeps an in-memory best-model snapshot and saves itself while validation runs."""
+
+    def __init__(self, bug: bool = False) -> None:
+        super().__init__()
+        self.bug = bug
+        self.snapshots: list[nn.Module] = []
+        self.saved: list[bytes] = []
+
+    def validation_step(self, batch: Any, batch_idx: int) -> None:
+        with torch.set_grad_enabled(self.bug):
+            super().validation_step(batch, batch_idx)
+        self.snapshots.append(copy.deepcopy(self.net))
+        buffer = io.BytesIO()
+        torch.save(self.net, buffer)
+        self.saved.append(buffer.getvalue() + pickle.dumps(self.net))
+
+
+def _fit_snapshotting(make_trainer: Any, guard: bool) -> tuple[SnapshotsItself, pl.Trainer]:
+    model = SnapshotsItself()
+    trainer = make_trainer(callbacks=[GradModeGuard()] if guard else [], max_epochs=1, val_check_interval=2)
+    trainer.fit(model, make_loader(), make_loader())
+    return model, trainer
+
+
+def test_model_copied_pickled_and_saved_during_a_stage_carries_nothing(make_trainer: Any) -> None:
+    model, trainer = _fit_snapshotting(make_trainer, guard=True)
+    assert len(model.snapshots) > 0 and len(model.saved) == len(model.snapshots)
+    snapshot = model.snapshots[-1]
+    assert hook_count(snapshot) == 0 and set(vars(snapshot)) == set(vars(model.net))
+    loaded = torch.load(io.BytesIO(model.saved[-1]), weights_only=False)
+    assert isinstance(loaded, nn.Sequential) and hook_count(loaded) == 0
+    plain, _ = _fit_snapshotting(make_trainer, guard=False)
+    names = sorted(map(sorted, instance_attributes(model).values()))
+    assert names == sorted(map(sorted, instance_attributes(plain).values())), "the guard wrote onto the model"
+    assert leftovers(trainer) == []
+
+    class Wrapped(ToyModule):
+        def __init__(self, net: nn.Module) -> None:
+            super().__init__()
+            self.net = net
+
+    # The copy runs under a Trainer without any guard: nothing of the dead guard raises from it.
+    make_trainer().validate(Wrapped(snapshot), make_loader())
+
+
+def test_model_copied_during_a_stage_still_has_its_bug_caught(make_trainer: Any) -> None:
+    with pytest.raises(GradModeViolation) as info:
+        make_trainer(callbacks=[GradModeGuard()], num_sanity_val_steps=0).fit(
+            SnapshotsItself(bug=True), make_loader(), make_loader()
+        )
+    assert (info.value.kind, info.value.violation.batch_idx) == ("graph_built", 0)
+
+
+def test_swa_deep_copy_at_setup_carries_nothing_and_weights_are_identical(make_trainer: Any) -> None:
+    from pytorch_lightning.callbacks import StochasticWeightAveraging
+
+    def fit(guard: bool) -> tuple[ToyModule, Any]:
+        pl.seed_everything(5, verbose=False)
+        model = ToyModule()
+        swa = StochasticWeightAveraging(swa_lrs=0.05, swa_epoch_start=1)
+        callbacks = [swa, GradModeGuard()] if guard else [swa]
+        make_trainer(callbacks=callbacks, max_epochs=3, deterministic=True).fit(model, make_loader(), make_loader())
+        return model, swa._average_model
+
+    guarded, average = fit(guard=True)
+    plain, _ = fit(guard=False)
+    assert_same_weights(guarded, plain)
+    assert hook_count(average) == 0 and "clip_gradients" not in vars(average)
+
+
+class WithScriptedPart(ToyModule):
+    def __init__(self, bug: bool = False) -> None:
+        super().__init__()
+        self.bug = bug
+        self.scripted = torch.jit.script(nn.Linear(2, 2))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.scripted(self.net(x))
+
+    def predict_step(self, batch: Any, batch_idx: int) -> torch.Tensor:
+        with torch.inference_mode(False), torch.set_grad_enabled(self.bug):
+            return self(batch[0].clone()).detach()
+
+
+def test_scripted_submodule_runs_identically_and_a_bug_in_it_is_caught(make_trainer: Any) -> None:
+    model = WithScriptedPart()
+    guarded = _predictions(make_trainer(callbacks=[GradModeGuard()]), model)
+    assert torch.equal(guarded, _predictions(make_trainer(), model))
+    with pytest.raises(GradModeViolation) as info:
+        make_trainer(callbacks=[GradModeGuard()]).predict(WithScriptedPart(bug=True), make_loader())
+    assert info.value.kind == "graph_built"
+
+
+# -- 2. the step methods are Lightning's to inspect: partials, decorated steps, dataloader_iter -------------------
+def _logged_twice(fn: Any) -> Any:
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return fn(*args, **kwargs)
+
+    return wrapper
+
+
+class UnusualSteps(ToyModule):
+    """A partial step, a step without batch_idx, and a decorated step that takes ``dataloader_iter``."""
+
+    def __init__(self, bug: bool = False) -> None:
+        super().__init__()
+        self.bug = bug
+        self.validation_step = functools.partial(self._validate, scale=1.0)  # type: ignore[method-assign]
+        self.seen: list[str] = []
+
+    def _validate(self, batch: Any, batch_idx: int, scale: float) -> None:
+        self.seen.append(f"validation {batch_idx}")
+        with torch.set_grad_enabled(self.bug):
+            self.log("val_loss", scale * nn.functional.cross_entropy(self(batch[0]), batch[1]))
+
+    def test_step(self, batch: Any) -> None:  # no batch_idx: Lightning inspects the signature
+        self.seen.append("test")
+        self.log("test_loss", nn.functional.cross_entropy(self(batch[0]), batch[1]))
+
+    @_logged_twice  # one functools.wraps level: as far as Lightning's signature inspection unwraps
+    def predict_step(self, dataloader_iter: Any) -> torch.Tensor:
+        batch, _, _ = next(dataloader_iter)
+        self.seen.append("predict")
+        return self(batch[0]).softmax(-1)
+
+
+def test_partial_decorated_and_dataloader_iter_steps_run_as_without_guard(make_trainer: Any) -> None:
+    def run(guard: bool) -> tuple[list[str], torch.Tensor]:
+        model = _seeded(UnusualSteps)
+        trainer = make_trainer(callbacks=[GradModeGuard()] if guard else [])
+        trainer.validate(model, make_loader())
+        trainer.test(model, make_loader())
+        preds = torch.cat(trainer.predict(model, make_loader()))
+        return model.seen, preds
+
+    seen, preds = run(guard=True)
+    plain_seen, plain_preds = run(guard=False)
+    assert seen == plain_seen and torch.equal(preds, plain_preds)
+    assert seen.count("predict") == 4 and seen.count("test") == 4
+
+
+def test_partial_step_with_a_bug_is_caught(make_trainer: Any) -> None:
+    with pytest.raises(GradModeViolation) as info:
+        make_trainer(callbacks=[GradModeGuard()], inference_mode=False).validate(UnusualSteps(bug=True), make_loader())
+    assert (info.value.kind, info.value.violation.batch_idx) == ("graph_built", 0)
+
+
+# -- 3. the model's own eval hook has the last word --------------------------------------------------------------
+class CountsModeCalls(ToyModule):
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[str] = []
+
+    def train(self, mode: bool = True) -> CountsModeCalls:
+        self.calls.append(f"train({mode})")
+        return super().train(mode)
+
+    def val_dataloader(self) -> Any:
+        self.calls.append("val_dataloader")
+        return make_loader()
+
+    def on_validation_model_eval(self) -> None:
+        self.calls.append("on_validation_model_eval")
+        super().on_validation_model_eval()
+
+
+@pytest.mark.parametrize("limit_val_batches", [2, 0])
+def test_no_extra_eval_call_and_none_for_a_stage_without_batches(make_trainer: Any, limit_val_batches: int) -> None:
+    def calls(guard: bool) -> list[str]:
+        model = CountsModeCalls()
+        trainer = make_trainer(callbacks=[GradModeGuard()] if guard else [], limit_val_batches=limit_val_batches)
+        trainer.validate(model)
+        return model.calls
+
+    assert calls(guard=True) == calls(guard=False)
+
+
+# -- 4. Trainer(inference_mode=False) is the user's choice -------------------------------------------------------
+class NeedsAutograd(ToyModule):
+    """Evaluation code that needs autograd (an input gradient), on the batch and in a worker thread."""
+
+    def __init__(self, threaded: bool = False) -> None:
+        super().__init__()
+        self.threaded = threaded
+
+    def _input_gradient(self, x: torch.Tensor) -> torch.Tensor:
+        with allow_grad("input gradient"):
+            x = x.requires_grad_()  # fine under no_grad; impossible on an inference tensor
+            (grad,) = torch.autograd.grad(self(x).sum(), x)
+        return grad
+
+    def predict_step(self, batch: Any, batch_idx: int) -> torch.Tensor:
+        if self.threaded:
+            with ThreadPoolExecutor(1) as pool:
+                return pool.submit(self._input_gradient, batch[0]).result()
+        return self._input_gradient(batch[0])
+
+
+@pytest.mark.parametrize("threaded", [False, True])
+def test_trainer_inference_mode_false_makes_auto_choose_no_grad(make_trainer: Any, threaded: bool) -> None:
+    guard = GradModeGuard()
+    guarded = _predictions(make_trainer(callbacks=[guard], inference_mode=False), _seeded(NeedsAutograd, threaded))
+    plain = _predictions(make_trainer(inference_mode=False), _seeded(NeedsAutograd, threaded))
+    assert torch.equal(guarded, plain)
+    assert guard.report.stage("predict").grad_context == "no_grad"
+    assert "Trainer(inference_mode=False)" in guard.report.stage("predict").reason
+
+
+@pytest.mark.parametrize("threaded", [False, True])
+def test_crash_caused_by_the_guards_inference_mode_says_so(make_trainer: Any, threaded: bool) -> None:
+    trainer = make_trainer(callbacks=[GradModeGuard(grad_mode="inference")], inference_mode=False)
+    with pytest.raises(GradModeContextError) as info:
+        trainer.predict(NeedsAutograd(threaded), make_loader())
+    message = str(info.value)
+    assert "inference_mode()" in message and "grad_mode='inference' was requested" in message
+    assert "allow_grad" in message and "clone" in message and "grad_mode='no_grad'" in message
+    assert isinstance(info.value.__cause__, RuntimeError) and "nference" in str(info.value.__cause__)
+
+
+def test_lightnings_own_inference_mode_crash_is_not_blamed_on_the_guard(make_trainer: Any) -> None:
+    with pytest.raises(RuntimeError) as info:
+        make_trainer(callbacks=[GradModeGuard()]).predict(NeedsAutograd(), make_loader())
+    assert not isinstance(info.value, GradModeContextError)
+
+
+# -- 6. torch.func inside allow_grad -----------------------------------------------------------------------------
+class FuncTransforms(ToyModule):
+    def __init__(self, bug: bool = False) -> None:
+        super().__init__()
+        self.bug = bug
+
+    def predict_step(self, batch: Any, batch_idx: int) -> dict[str, torch.Tensor]:
+        def energy(v: torch.Tensor) -> torch.Tensor:
+            return self(v).logsumexp(-1).sum()
+
+        if self.bug:
+            with torch.inference_mode(False), torch.enable_grad():
+                return {"energy": energy(batch[0][:2].clone()).detach()}
+        with allow_grad("physics"):
+            x = batch[0][:2].clone()
+            _, vjp = torch.func.vjp(energy, x)
+            out = {
+                "grad": torch.func.grad(energy)(x),
+                "vjp": vjp(torch.ones(()))[0],
+                "jacobian": torch.func.jacrev(energy)(x),
+                "hessian": torch.func.hessian(energy)(x[:1]),
+            }
+        return {k: v.detach() for k, v in out.items()}
+
+
+def test_torch_func_transforms_run_inside_allow_grad(make_trainer: Any) -> None:
+    guard = GradModeGuard()
+    guarded = make_trainer(callbacks=[guard]).predict(_seeded(FuncTransforms), make_loader())
+    plain = make_trainer().predict(_seeded(FuncTransforms), make_loader())
+    for a, b in zip(guarded, plain):
+        assert all(torch.equal(a[k], b[k]) for k in a)
+    assert guard.report.total == 0 and guard.report.stage("predict").allowed == {"physics": 4}
+
+
+def test_gradients_outside_allow_grad_are_still_caught(make_trainer: Any) -> None:
+    with pytest.raises(GradModeViolation) as info:
+        make_trainer(callbacks=[GradModeGuard()]).predict(FuncTransforms(bug=True), make_loader())
+    assert info.value.kind == "graph_built"
+
+
+# -- 7. check_params on lazy modules -----------------------------------------------------------------------------
+class Lazy(ToyModule):
+    def __init__(self, bug: bool = False) -> None:
+        super().__init__()
+        self.bug = bug
+        self.net = nn.Sequential(nn.LazyLinear(16), nn.ReLU(), nn.LazyLinear(2))
+
+    def validation_step(self, batch: Any, batch_idx: int) -> None:
+        super().validation_step(batch, batch_idx)
+        if self.bug and batch_idx == 1:
+            self.net[0].weight.mul_(0.5)
+
+
+def test_check_params_on_lazy_modules(make_trainer: Any) -> None:
+    guard = GradModeGuard(check_params=True)
+    model = Lazy()
+    make_trainer(callbacks=[guard]).validate(model, make_loader())
+    assert guard.report.total == 0 and model.net[0].weight.shape == (16, 8)
+    with pytest.raises(GradModeViolation) as info:
+        make_trainer(callbacks=[GradModeGuard(check_params=True)]).validate(Lazy(bug=True), make_loader())
+    # Materialised under inference_mode, the weights are inference tensors, which track no version: the write is
+    # found by the value comparison at the end of the stage.
+    assert info.value.kind == "params_changed" and "net.0.weight" in info.value.violation.detail
+
+
+# -- 8. an EMA swap with load_state_dict around validation -------------------------------------------------------
+class EMASwap(pl.Callback):
+    """The pattern posted in Lightning issue 10914: evaluate the EMA weights, then put the live ones back."""
+
+    def __init__(self, decay: float = 0.5) -> None:
+        self.decay = decay
+        self.ema: dict[str, torch.Tensor] | None = None
+        self.live: dict[str, torch.Tensor] | None = None
+
+    def on_train_batch_end(self, trainer: Any, pl_module: Any, *args: Any) -> None:
+        state = {k: v.detach().clone() for k, v in pl_module.state_dict().items()}
+        if self.ema is None:
+            self.ema = state
+        else:
+            self.ema = {
+                k: self.decay * self.ema[k] + (1 - self.decay) * v if v.is_floating_point() else v
+                for k, v in state.items()
+            }
+
+    def on_validation_start(self, trainer: Any, pl_module: Any) -> None:
+        if self.ema is not None:
+            self.live = {k: v.detach().clone() for k, v in pl_module.state_dict().items()}
+            pl_module.load_state_dict(self.ema)
+
+    def on_validation_end(self, trainer: Any, pl_module: Any) -> None:
+        if self.live is not None:
+            pl_module.load_state_dict(self.live)
+
+
+class LeavesBatchNormTraining(ToyModule):
+    def validation_step(self, batch: Any, batch_idx: int) -> None:
+        self.net[1].train()
+        super().validation_step(batch, batch_idx)
+
+
+def test_ema_weight_swap_is_not_a_statistics_update(make_trainer: Any) -> None:
+    def fit(guard: GradModeGuard | None) -> ToyModule:
+        pl.seed_everything(9, verbose=False)
+        model = ToyModule()
+        callbacks = [EMASwap(), guard] if guard else [EMASwap()]
+        make_trainer(callbacks=callbacks, max_epochs=2, num_sanity_val_steps=0).fit(model, make_loader(), make_loader())
+        return model
+
+    guard = GradModeGuard(check_params=False)
+    assert_same_weights(fit(guard), fit(None))
+    assert guard.report.total == 0, guard.report.summary()
+    with pytest.raises(GradModeViolation) as info:
+        make_trainer(callbacks=[EMASwap(), GradModeGuard()], num_sanity_val_steps=0).fit(
+            LeavesBatchNormTraining(), make_loader(), make_loader()
+        )
+    assert (info.value.kind, info.value.violation.module) == ("train_mode", "net.1")
+
+
+# -- 10. a Lightning that changed its internals is refused, not run unguarded -------------------------------------
+def test_missing_lightning_internal_is_a_clear_error(make_trainer: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pytorch_lightning.loops.evaluation_loop import _EvaluationLoop
+
+    monkeypatch.delattr(_EvaluationLoop, "_build_kwargs")
+    with pytest.raises(_internals.UnsupportedLightningError) as info:
+        make_trainer(callbacks=[GradModeGuard()]).validate(ToyModule(), make_loader())
+    message = str(info.value)
+    assert "_build_kwargs" in message and f"pytorch_lightning {pl.__version__}" in message
+    assert "remove GradModeGuard" in message
+
+
+def test_stage_the_guard_did_not_enter_is_a_clear_error(make_trainer: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # As if Lightning stopped calling the loop's run(): the guard's wrapper is never entered.
+    monkeypatch.setattr(_internals, "evaluation_loops", lambda trainer: [trainer.predict_loop])
+    with pytest.raises(_internals.UnsupportedLightningError, match=r"wrapper of the evaluation loop's run\(\)"):
+        make_trainer(callbacks=[GradModeGuard()]).validate(ToyModule(), make_loader())
+
+
+def test_stage_whose_modes_were_never_captured_is_a_clear_error(
+    make_trainer: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pytorch_lightning.loops.evaluation_loop import _EvaluationLoop
+
+    # As if Lightning stopped recording module modes before its eval hook.
+    monkeypatch.setattr(_EvaluationLoop, "_on_evaluation_model_eval", lambda self: None)
+    with pytest.raises(_internals.UnsupportedLightningError, match=r"_ModuleMode\.capture"):
+        make_trainer(callbacks=[GradModeGuard()]).validate(ToyModule(), make_loader())
+
+
+def test_every_touchpoint_is_taken_off_after_each_stage(make_trainer: Any, tmp_path: Path) -> None:
+    model = ToyModule()
+    trainer = make_trainer(callbacks=[GradModeGuard()], gradient_clip_val=1.0)
+    trainer.fit(model, make_loader(), make_loader())
+    assert leftovers(trainer) == []
+    trainer.predict(model, make_loader())
+    assert leftovers(trainer) == [] and hook_count(model) == 0

@@ -1,0 +1,68 @@
+"""where: the user's lines, by the origin of each file, never by folder names."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gradmode_plugin.blame import ORIGINS, StepLocator, where
+
+CALLER = "from gradmode_plugin.blame import where\n\n\ndef blame():\n    return where(0)\n"
+
+
+def _load(path: Path, name: str) -> Any:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(CALLER)
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("folder", ["lightning", "hydra", "torch", "pytorch_lightning", "concurrent"])
+def test_user_code_under_a_folder_named_like_a_library_is_the_users(tmp_path: Path, folder: str) -> None:
+    module = _load(tmp_path / "project" / folder / "model.py", f"user_{folder}_model")
+    found = module.blame() or ""
+    assert f"{os.sep}{folder}{os.sep}model.py" in found and "in blame" in found
+
+
+def test_library_frames_are_skipped_and_frozen_frames_dropped(tmp_path: Path) -> None:
+    import torch
+
+    namespace: dict[str, Any] = {}
+    exec(compile("def frozen(fn):\n    return fn()\n", "<frozen importlib._bootstrap>", "exec"), namespace)
+    found = namespace["frozen"](lambda: where(0)) or ""
+    assert "<frozen" not in found and "test_blame.py" in found
+    assert ORIGINS.of(torch.__file__) == "machinery" and ORIGINS.of(os.__file__) == "machinery"
+    assert ORIGINS.of("<frozen importlib._bootstrap>") == "dropped" and ORIGINS.of(__file__) == "own"
+
+
+def test_installed_code_is_shown_only_without_code_of_ones_own() -> None:
+    import site
+
+    installed = os.path.join(site.getsitepackages()[0], "thirdparty", "layers.py")
+    assert ORIGINS.of(installed) == "installed"
+    namespace: dict[str, Any] = {}
+    exec(compile("def inner(where):\n    return where(0, depth=1)\n", installed, "exec"), namespace)
+    found = namespace["inner"](where) or ""
+    assert "test_blame.py" in found and "site-packages" not in found
+
+
+def test_the_step_frame_is_added_when_deeper_than_the_frames_shown() -> None:
+    steps = StepLocator()
+
+    def level(n: int) -> str | None:
+        return where(0, step=steps) if n == 0 else level(n - 1)
+
+    def step() -> str | None:
+        return level(5)  # the step's line
+
+    steps.step_code = step.__code__
+    frames = (step() or "").split(" <- ")
+    assert len(frames) == 4 and "in level" in frames[0]
+    assert frames[-1].endswith("return level(5)  # the step's line")

@@ -1,0 +1,92 @@
+"""GRADMODE_GUARD: a guard on every Trainer without a code change, through Lightning's callback entry points."""
+
+from __future__ import annotations
+
+import importlib.metadata
+from typing import Any
+
+import pytest
+import torch
+
+from gradmode_plugin import GradModeGuard
+from gradmode_plugin.dropin import lightning_callbacks, options_from_environment, pytorch_lightning_callbacks
+from tests.helpers.lightning import ToyModule, make_loader
+
+
+class Buggy(ToyModule):
+    def validation_step(self, batch: Any, batch_idx: int) -> None:
+        self.net[1].train()
+        super().validation_step(batch, batch_idx)
+
+
+def test_factories_are_registered_for_both_namespaces() -> None:
+    for group, name in [
+        ("lightning.pytorch.callbacks_factory", "lightning_callbacks"),
+        ("pytorch_lightning.callbacks_factory", "pytorch_lightning_callbacks"),
+    ]:
+        values = [e.value for e in importlib.metadata.entry_points(group=group) if e.name == "gradmode"]
+        assert values == [f"gradmode_plugin.dropin:{name}"]
+
+
+@pytest.mark.parametrize("value", [None, "", "0", "off"])
+def test_no_guard_unless_the_environment_asks(monkeypatch: pytest.MonkeyPatch, value: str | None) -> None:
+    if value is None:
+        monkeypatch.delenv("GRADMODE_GUARD", raising=False)
+    else:
+        monkeypatch.setenv("GRADMODE_GUARD", value)
+    assert lightning_callbacks() == [] and pytorch_lightning_callbacks() == []
+
+
+def test_options_from_the_environment() -> None:
+    options = options_from_environment(
+        {
+            "GRADMODE_GUARD": "Record",
+            "GRADMODE_GRAD_MODE": "no_grad",
+            "GRADMODE_ALLOW_TRAIN": " head.mc_dropout, *.drop ,",
+            "GRADMODE_CHECK_PARAMS": "1",
+        }
+    )
+    assert options is not None
+    assert (options.on_violation, options.grad_mode, options.allow_train, options.check_params) == (
+        "record",
+        "no_grad",
+        ("head.mc_dropout", "*.drop"),
+        True,
+    )
+
+
+@pytest.mark.parametrize(
+    ("environ", "named"),
+    [
+        ({"GRADMODE_GUARD": "loud"}, "on_violation='loud'"),
+        ({"GRADMODE_GUARD": "raise", "GRADMODE_GRAD_MODE": "fast"}, "grad_mode='fast'"),
+        ({"GRADMODE_GUARD": "raise", "GRADMODE_CHECK_PARAMS": "maybe"}, "check_params='maybe'"),
+    ],
+)
+def test_a_bad_variable_is_named_with_what_it_takes(environ: dict[str, str], named: str) -> None:
+    with pytest.raises(ValueError) as info:
+        options_from_environment(environ)
+    assert named in str(info.value) and "GRADMODE_GUARD must be one of raise, warn, record" in str(info.value)
+
+
+@pytest.mark.parametrize("namespace", ["pytorch_lightning", "lightning.pytorch"])
+def test_every_trainer_is_guarded(monkeypatch: pytest.MonkeyPatch, tmp_path: Any, namespace: str) -> None:
+    import importlib
+
+    pl = importlib.import_module(namespace)
+    monkeypatch.setenv("GRADMODE_GUARD", "raise")
+    trainer = pl.Trainer(logger=False, enable_progress_bar=False, enable_model_summary=False, default_root_dir=tmp_path)
+    guards = [c for c in trainer.callbacks if isinstance(c, GradModeGuard)]
+    assert len(guards) == 1 and guards[0].from_environment and isinstance(guards[0], pl.Callback)
+
+
+def test_a_guard_of_the_users_wins(monkeypatch: pytest.MonkeyPatch, make_trainer: Any) -> None:
+    monkeypatch.setenv("GRADMODE_GUARD", "raise")
+    mine = GradModeGuard(on_violation="record")
+    trainer = make_trainer(callbacks=[mine])
+    assert len([c for c in trainer.callbacks if isinstance(c, GradModeGuard)]) == 2
+    trainer.validate(Buggy(), make_loader())  # the environment's guard (raise) stands aside
+    assert mine.report.count("train_mode") == 4
+    ckpt = trainer._checkpoint_connector.dump_checkpoint()
+    assert list(ckpt["callbacks"]) == ["GradModeGuard"], "the environment's guard keeps nothing in checkpoints"
+    assert torch.is_grad_enabled()
