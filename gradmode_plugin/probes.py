@@ -8,9 +8,8 @@ the checks (``gradmode_plugin.checks``) decide whether it is a violation.
 - :class:`ForwardProbe`: one process-wide module forward hook (``register_module_forward_hook``), filtered to the
   watched model's modules: outputs that carry a ``grad_fn`` in *any* thread, and normalisation layers running in
   training mode.
-- :data:`FUNCTIONAL`: ``torch.nn.functional`` dropout, batch-norm and instance-norm functions (and
-  ``scaled_dot_product_attention``) wrapped while a stage runs anywhere in the process, reporting calls that
-  train (``training=True``, ``dropout_p > 0``) to the scope of the calling thread.
+- :data:`FUNCTIONAL`: ``torch.nn.functional`` dropout, batch-norm and instance-norm functions wrapped while a stage
+  runs anywhere in the process, reporting calls that train (``training=True``) to the scope of the calling thread.
 - :data:`TRAIN_CALLS`: ``nn.Module.train`` wrapped while a stage runs, so a switch to training mode can be
   blamed on the line that made it.
 """
@@ -25,11 +24,11 @@ import threading
 import warnings
 from collections.abc import Callable, Iterator
 from types import TracebackType
-from typing import Any
+from typing import Any, Optional
 
 import torch
 import torch.nn.functional as F
-from torch import nn
+from torch import Tensor, nn
 from torch.nn.modules.module import register_module_forward_hook
 
 from gradmode_plugin._state import active_scope, allowed_reason
@@ -222,74 +221,67 @@ def _notify(kind: str, call: str) -> None:
         scope.functional_call(kind, call)
 
 
-def _dropout(original: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
-    label = f"F.{original.__name__}"
-    training_default = inspect.signature(original).parameters["training"].default
+# The wrappers keep torch's signatures, typed, and do their bookkeeping only outside TorchScript: scripting code that
+# calls them (an export in the middle of a stage) compiles them to a plain call of the original. They carry the
+# original's docs but no __wrapped__: TorchScript would compile the original's source with this module's names.
+def _named_like(wrapper: Callable[..., Any], original: Callable[..., Any]) -> Callable[..., Any]:
+    wrapper.__name__ = wrapper.__qualname__ = f"guarded_{original.__name__}"
+    wrapper.__doc__ = original.__doc__
+    return wrapper
 
-    @functools.wraps(original)
-    def dropout(input: torch.Tensor, p: float = 0.5, training: bool = training_default, inplace: bool = False) -> Any:
-        if training and p > 0.0:
-            _notify("train_mode", f"{label}(training=True, p={p})")
+
+def _dropout(original: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
+    label = f"F.{original.__name__}(training=True)"
+    training_default = bool(inspect.signature(original).parameters["training"].default)
+
+    def dropout(input: Tensor, p: float = 0.5, training: bool = training_default, inplace: bool = False) -> Tensor:
+        if not torch.jit.is_scripting() and training and p > 0.0:
+            _notify("train_mode", label)
         return original(input, p, training, inplace)
 
-    return dropout
+    return _named_like(dropout, original)
 
 
 def _batch_norm(original: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
-    @functools.wraps(original)
     def batch_norm(
-        input: torch.Tensor,
-        running_mean: torch.Tensor | None,
-        running_var: torch.Tensor | None,
-        weight: torch.Tensor | None = None,
-        bias: torch.Tensor | None = None,
+        input: Tensor,
+        running_mean: Optional[Tensor],  # noqa: UP045 (TorchScript reads these annotations)
+        running_var: Optional[Tensor],  # noqa: UP045
+        weight: Optional[Tensor] = None,  # noqa: UP045
+        bias: Optional[Tensor] = None,  # noqa: UP045
         training: bool = False,
         momentum: float = 0.1,
         eps: float = 1e-5,
-    ) -> Any:
-        if training and momentum != 0.0 and (running_mean is not None or running_var is not None):
+    ) -> Tensor:
+        if not torch.jit.is_scripting() and training and (running_mean is not None or running_var is not None):
             _notify("running_stats_updated", "F.batch_norm(training=True) with running statistics")
         return original(input, running_mean, running_var, weight, bias, training, momentum, eps)
 
-    return batch_norm
+    return _named_like(batch_norm, original)
 
 
 def _instance_norm(original: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
-    @functools.wraps(original)
     def instance_norm(
-        input: torch.Tensor,
-        running_mean: torch.Tensor | None = None,
-        running_var: torch.Tensor | None = None,
-        weight: torch.Tensor | None = None,
-        bias: torch.Tensor | None = None,
+        input: Tensor,
+        running_mean: Optional[Tensor] = None,  # noqa: UP045 (TorchScript reads these annotations)
+        running_var: Optional[Tensor] = None,  # noqa: UP045
+        weight: Optional[Tensor] = None,  # noqa: UP045
+        bias: Optional[Tensor] = None,  # noqa: UP045
         use_input_stats: bool = True,
         momentum: float = 0.1,
         eps: float = 1e-5,
-    ) -> Any:
-        if use_input_stats and momentum != 0.0 and (running_mean is not None or running_var is not None):
+    ) -> Tensor:
+        if not torch.jit.is_scripting() and use_input_stats and (running_mean is not None or running_var is not None):
             _notify("running_stats_updated", "F.instance_norm(use_input_stats=True) with running statistics")
         return original(input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps)
 
-    return instance_norm
-
-
-def _sdpa(original: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
-    @functools.wraps(original)
-    def scaled_dot_product_attention(*args: Any, **kwargs: Any) -> Any:
-        p = kwargs.get("dropout_p", args[4] if len(args) > 4 else 0.0)
-        if isinstance(p, (int, float)) and p > 0.0:
-            _notify("train_mode", f"F.scaled_dot_product_attention(dropout_p={p})")
-        return original(*args, **kwargs)
-
-    return scaled_dot_product_attention
+    return _named_like(instance_norm, original)
 
 
 def _functional_targets() -> list[tuple[object, str, Callable[..., Any]]]:
     dropouts = ("dropout", "alpha_dropout", "feature_alpha_dropout", "dropout1d", "dropout2d", "dropout3d")
     targets: list[tuple[object, str, Callable[..., Any]]] = [(F, name, _dropout) for name in dropouts]
-    targets += [(F, "batch_norm", _batch_norm), (F, "instance_norm", _instance_norm)]
-    targets.append((F, "scaled_dot_product_attention", _sdpa))
-    return targets
+    return [*targets, (F, "batch_norm", _batch_norm), (F, "instance_norm", _instance_norm)]
 
 
 #: ``torch.nn.functional`` calls that train, reported to the calling thread's scope.

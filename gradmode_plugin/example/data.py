@@ -6,9 +6,11 @@ import logging
 from pathlib import Path
 from typing import Any, Final
 
-import pytorch_lightning as pl
 import torch
 from torch.utils.data import DataLoader, Dataset, Subset
+
+from gradmode_plugin.example._lightning import pl
+from gradmode_plugin.example.errors import SetupError
 
 log = logging.getLogger(__name__)
 
@@ -17,6 +19,11 @@ IMAGENET_MEAN: Final[tuple[float, float, float]] = (0.485, 0.456, 0.406)
 IMAGENET_STD: Final[tuple[float, float, float]] = (0.229, 0.224, 0.225)
 #: Names accepted for the validation folder of a pre-split ImageFolder root.
 VAL_DIRS: Final[tuple[str, ...]] = ("val", "valid", "validation")
+#: The layout ImageFolderDataModule reads, as the error messages describe it.
+LAYOUT: Final[str] = (
+    "one sub-folder per class: root/<class>/*.png (e.g. root/cats/..., root/dogs/...), or root/train/<class>/... "
+    "and root/val/<class>/..."
+)
 
 
 def _loader(dataset: Dataset[Any], batch_size: int, num_workers: int, shuffle: bool) -> DataLoader[Any]:
@@ -29,6 +36,40 @@ def _loader(dataset: Dataset[Any], batch_size: int, num_workers: int, shuffle: b
         persistent_workers=num_workers > 0,
         pin_memory=torch.cuda.is_available(),
     )
+
+
+def _names(names: list[str], most: int = 8) -> str:
+    return ", ".join(names[:most]) + (f", ... ({len(names)} in all)" if len(names) > most else "")
+
+
+def _class_folders(folder: Path) -> list[str]:
+    """The class folders of ``folder`` (sorted, as ImageFolder numbers them); a ``SetupError`` for fewer than two,
+    naming the folders found and, where a sub-folder holds class folders itself, suggesting it as ``data.root``."""
+    classes = sorted(entry.name for entry in folder.iterdir() if entry.is_dir())
+    if len(classes) >= 2:
+        return classes
+    what = f"{folder} has no class folder" if not classes else f"{folder} has one class folder, {classes[0]!r}"
+    inner = sorted(entry.name for entry in (folder / classes[0]).iterdir() if entry.is_dir()) if classes else []
+    if len(inner) >= 2:
+        fix = f"did you mean data.root={str(folder / classes[0])!r}? it holds the class folders {_names(inner)}"
+    else:
+        fix = f"give data.root {LAYOUT}"
+    raise SetupError(f"{what}: a classifier needs images of two classes or more", fix=fix)
+
+
+def _read_image(path: str) -> Any:
+    """torchvision's image loader, with an error naming the file when it is not an image PIL can read."""
+    from PIL import UnidentifiedImageError
+    from torchvision.datasets.folder import default_loader
+
+    try:
+        return default_loader(path)
+    except OSError as err:  # not an image, a truncated image, an unreadable file
+        reason = "not an image PIL can read" if isinstance(err, UnidentifiedImageError) else str(err)
+        raise SetupError(
+            f"cannot read the image {path}: {reason}",
+            fix="remove or replace that file: every file with an image extension under data.root must be an image",
+        ) from err
 
 
 class FakeImageDataModule(pl.LightningDataModule):
@@ -60,7 +101,7 @@ class FakeImageDataModule(pl.LightningDataModule):
         sizes = {"train_size": train_size, "val_size": val_size, "test_size": test_size, "predict_size": predict_size}
         for name, value in {**sizes, "image_size": image_size, "batch_size": batch_size}.items():
             if not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name}={value!r}: expected a positive integer")
+                raise SetupError(f"data.{name}={value!r}: expected a positive integer")
         self.num_classes = num_classes
         self.image_size = image_size
         self.sizes = sizes
@@ -123,18 +164,15 @@ class ImageFolderDataModule(pl.LightningDataModule):
         seed: int = 0,
     ) -> None:
         super().__init__()
-        from torchvision.datasets.folder import find_classes
-
         self.root = Path(root).expanduser()
         if not self.root.is_dir():
-            raise FileNotFoundError(
-                f"data.root={str(root)!r} is not a folder; point it at images in the ImageFolder layout "
-                "(root/<class>/*.png, or root/train/<class>/... and root/val/<class>/...)"
+            raise SetupError(
+                f"data.root={str(root)!r} is not a folder", fix=f"point data.root at your images, {LAYOUT}"
             )
         if not (0 <= val_fraction < 1 and 0 <= test_fraction < 1 and val_fraction + test_fraction < 1):
-            raise ValueError(
-                f"val_fraction={val_fraction!r}, test_fraction={test_fraction!r}: expected fractions in [0, 1) "
-                "whose sum is below 1"
+            raise SetupError(
+                f"data.val_fraction={val_fraction!r}, data.test_fraction={test_fraction!r}: expected fractions in "
+                "[0, 1) whose sum is below 1"
             )
         val_dir = next((self.root / d for d in VAL_DIRS if (self.root / d).is_dir()), None)
         self.presplit = (self.root / "train").is_dir() and val_dir is not None
@@ -143,14 +181,21 @@ class ImageFolderDataModule(pl.LightningDataModule):
             "val": val_dir,
             "test": self.root / "test" if (self.root / "test").is_dir() else None,
         }
-        try:
-            self.classes, _ = find_classes(str(self.dirs["train"]))
-        except FileNotFoundError as err:
-            raise FileNotFoundError(f"data.root={str(root)!r}: {err}; expected one sub-folder per class") from err
+        self.classes = _class_folders(self.dirs["train"])
+        for split in ("val", "test"):
+            folder = self.dirs[split]
+            if self.presplit and folder is not None and (classes := _class_folders(folder)) != self.classes:
+                # ImageFolder numbers the classes of each folder on its own: the labels would not match.
+                raise SetupError(
+                    f"{folder} has the class folders {_names(classes)}, but {self.dirs['train']} has "
+                    f"{_names(self.classes)}: the labels would not match",
+                    fix=f"give {folder.name}/ the same class folders as train/",
+                )
         if num_classes is not None and num_classes != len(self.classes):
-            raise ValueError(
-                f"num_classes={num_classes} but {self.dirs['train']} has {len(self.classes)} class folders "
-                f"({', '.join(self.classes[:5])}...); set data.num_classes=null to count them"
+            raise SetupError(
+                f"data.num_classes={num_classes} but {self.dirs['train']} has {len(self.classes)} class folders "
+                f"({_names(self.classes)})",
+                fix="set data.num_classes=null to count them",
             )
         self.num_classes = len(self.classes)
         self.image_size = image_size
@@ -170,28 +215,36 @@ class ImageFolderDataModule(pl.LightningDataModule):
         steps += [transforms.ToTensor(), transforms.Normalize(IMAGENET_MEAN, IMAGENET_STD)]
         return transforms.Compose(steps)
 
-    def setup(self, stage: str) -> None:
+    def _images(self, folder: Path, train: bool) -> Dataset[Any]:
         from torchvision.datasets import ImageFolder
 
+        try:
+            return ImageFolder(str(folder), transform=self._transform(train), loader=_read_image)
+        except FileNotFoundError as err:  # a class folder without image files
+            raise SetupError(
+                f"{folder}: {err}", fix="put images in every class folder, or remove the empty ones"
+            ) from err
+
+    def setup(self, stage: str) -> None:
         if self.splits:
             return
         if self.presplit:
-            self.splits["train"] = ImageFolder(str(self.dirs["train"]), transform=self._transform(True))
-            self.splits["val"] = ImageFolder(str(self.dirs["val"]), transform=self._transform(False))
+            self.splits["train"] = self._images(self.dirs["train"], train=True)
+            self.splits["val"] = self._images(self.dirs["val"], train=False)
             if self.dirs["test"] is not None:
-                self.splits["test"] = ImageFolder(str(self.dirs["test"]), transform=self._transform(False))
+                self.splits["test"] = self._images(self.dirs["test"], train=False)
         else:
             # Two views of the same files, so held-out images are not augmented.
-            train_view = ImageFolder(str(self.root), transform=self._transform(True))
-            eval_view = ImageFolder(str(self.root), transform=self._transform(False))
-            n = len(train_view)
+            train_view = self._images(self.root, train=True)
+            eval_view = self._images(self.root, train=False)
+            n = len(train_view)  # type: ignore[arg-type]
             order = torch.randperm(n, generator=torch.Generator().manual_seed(self.seed)).tolist()
             n_val, n_test = round(n * self.val_fraction), round(n * self.test_fraction)
             if n_val < 1 or n - n_val - n_test < 1:
-                raise ValueError(
-                    f"{self.root} has {n} image(s): too few to split with val_fraction={self.val_fraction}, "
-                    f"test_fraction={self.test_fraction}; every split needs an image: add images or change the "
-                    "fractions (or use train/ and val/ folders)"
+                raise SetupError(
+                    f"{self.root} has {n} image(s): too few to split with data.val_fraction={self.val_fraction}, "
+                    f"data.test_fraction={self.test_fraction}; every split needs an image",
+                    fix="add images, change the fractions, or use train/ and val/ folders",
                 )
             self.splits["val"] = Subset(eval_view, order[:n_val])
             if n_test:

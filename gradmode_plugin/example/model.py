@@ -7,12 +7,13 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
-import pytorch_lightning as pl
 import torch
 import torch.nn.functional as F
 from torch import nn
 
 from gradmode_plugin.allow import allow_grad
+from gradmode_plugin.example._lightning import pl
+from gradmode_plugin.example.errors import SetupError
 
 #: Evaluation bugs the model can plant on request (``planted_bug=...``), for the guard to catch.
 PLANTED_BUGS: Final[tuple[str, ...]] = ("enable_grad_in_validation",)
@@ -29,12 +30,15 @@ def build_backbone(arch: str, num_classes: int) -> tuple[nn.Module, int]:
     try:
         model = torchvision.models.get_model(arch, weights=None, num_classes=num_classes)
     except ValueError as err:
-        raise ValueError(
-            f"arch={arch!r} is not a torchvision model builder ({err}); try resnet18 or mobilenet_v3_small"
+        raise SetupError(
+            f"model.arch={arch!r} is not a torchvision model builder ({err})",
+            fix="name one, e.g. model.arch=resnet18 or model.arch=mobilenet_v3_small",
         ) from err
     last = [(name, m) for name, m in model.named_modules() if isinstance(m, nn.Linear)]
     if not last:
-        raise ValueError(f"arch={arch!r} has no final nn.Linear layer to put the head on; try resnet18")
+        raise SetupError(
+            f"model.arch={arch!r} has no final nn.Linear layer to put the head on", fix="try model.arch=resnet18"
+        )
     name, linear = last[-1]
     parent_name, _, attr = name.rpartition(".")
     parent = model.get_submodule(parent_name) if parent_name else model
@@ -51,9 +55,9 @@ class ImageClassifier(pl.LightningModule):
         optimizer: ``params -> Optimizer`` (e.g. a ``functools.partial`` of ``torch.optim.Adam``); default Adam.
         scheduler: ``optimizer -> LR scheduler``, stepped per epoch on ``val/loss``; optional.
         dropout: probability of ``head.mc_dropout``.
-        mc_samples: stochastic passes of the head averaged in validation, test and predict; above 1, dropout is
-            switched on at predict start (MC dropout), which the guard accepts only with
-            ``allow_train=["head.mc_dropout"]`` (which keeps it on in every evaluation stage).
+        mc_samples: stochastic passes of the head averaged in validation, test and predict; above 1, the model's
+            own eval hooks (``on_validation_model_eval`` ...) keep ``head.mc_dropout`` training (MC dropout),
+            which the guard accepts only with ``allow_train=["head.mc_dropout"]`` (else: a train_mode violation).
         saliency: compute input-gradient saliency maps in ``test_step`` and ``predict_step``.
         planted_bug: one of :data:`PLANTED_BUGS`, or ``None``.
 
@@ -76,15 +80,24 @@ class ImageClassifier(pl.LightningModule):
     ) -> None:
         super().__init__()
         if not isinstance(num_classes, int) or num_classes < 2:
-            raise ValueError(f"num_classes={num_classes!r}: expected an integer >= 2 (set model.num_classes)")
+            # The data decides the classes (data.num_classes, or the class folders counted): a classifier of one
+            # class learns nothing and scores 1.0.
+            raise SetupError(
+                f"num_classes={num_classes!r}: a classifier needs two classes or more",
+                fix="give the data two classes or more (data.num_classes, or class folders under data.root)",
+            )
         if not 0.0 <= dropout < 1.0:
-            raise ValueError(f"dropout={dropout!r}: expected a probability in [0, 1)")
+            raise SetupError(f"model.dropout={dropout!r}: expected a probability in [0, 1)")
         if not isinstance(mc_samples, int) or mc_samples < 1:
-            raise ValueError(f"mc_samples={mc_samples!r}: expected an integer >= 1")
+            raise SetupError(f"model.mc_samples={mc_samples!r}: expected an integer >= 1")
         if mc_samples > 1 and dropout == 0.0:
-            raise ValueError(f"mc_samples={mc_samples} needs dropout > 0: without dropout every pass is the same")
+            raise SetupError(
+                f"model.mc_samples={mc_samples} needs model.dropout > 0: without dropout every pass is the same"
+            )
         if planted_bug is not None and planted_bug not in PLANTED_BUGS:
-            raise ValueError(f"planted_bug={planted_bug!r} is not supported; allowed values: None, {PLANTED_BUGS}")
+            raise SetupError(
+                f"model.planted_bug={planted_bug!r} is not supported; allowed values: null, {', '.join(PLANTED_BUGS)}"
+            )
         # The factories are code, not hyperparameters: kept out of checkpoints' hparams.
         self.save_hyperparameters(ignore=["optimizer", "scheduler"], logger=False)
         self.optimizer_factory = optimizer
@@ -151,10 +164,21 @@ class ImageClassifier(pl.LightningModule):
             out["saliency"] = self.saliency(x, out["preds"])
         return out
 
-    def on_predict_start(self) -> None:
+    # -- MC dropout: Lightning's own way to keep a module training in evaluation ------------------------------
+    def _eval_keeping_mc_dropout(self) -> None:
+        self.eval()
         if self.hparams.mc_samples > 1:
-            # MC dropout: dropout stays on at predict time, on purpose (name it in the guard's allow_train).
+            # On purpose: name it in the guard's allow_train, which allows it (the guard never switches modes).
             self.head.mc_dropout.train()
+
+    def on_validation_model_eval(self) -> None:
+        self._eval_keeping_mc_dropout()
+
+    def on_test_model_eval(self) -> None:
+        self._eval_keeping_mc_dropout()
+
+    def on_predict_model_eval(self) -> None:
+        self._eval_keeping_mc_dropout()
 
     # -- saliency --------------------------------------------------------------------------------------------
     def saliency(self, x: torch.Tensor, target: torch.Tensor) -> torch.Tensor:

@@ -1,15 +1,10 @@
-"""Hydra integration: the guard's structured-config schema and the ``gradmode-train`` command-line run.
+"""Hydra integration of gradmode-plugin.
 
-The configs themselves ship as ``gradmode_plugin.configs`` (``pkg://gradmode_plugin.configs``) and are put on every
-Hydra app's search path by the ``hydra_plugins.gradmode_plugin_searchpath`` plugin.
+- :mod:`gradmode_plugin.hydra.schema`: the guard's structured-config schema (``GradModeGuardConf``) and where the
+  configs live.
+- :mod:`gradmode_plugin.hydra.train`: the command-line run, ``gradmode-train``.
+
+The guard's config-group entry, ``callbacks/gradmode.yaml``, ships in
+``hydra_plugins.gradmode_plugin_searchpath.configs``, which the search-path plugin of the same package puts on every
+Hydra app's search path; the example app's own configs ship as ``gradmode_plugin.configs``.
 """
-
-from gradmode_plugin.hydra.schema import (
-    CONFIGS_PACKAGE,
-    GradMode,
-    GradModeGuardConf,
-    OnViolation,
-    register_configs,
-)
-
-__all__ = ["CONFIGS_PACKAGE", "GradMode", "GradModeGuardConf", "OnViolation", "register_configs"]

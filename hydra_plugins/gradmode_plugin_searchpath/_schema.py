@@ -1,4 +1,4 @@
-"""Structured-config schema for ``callbacks/gradmode.yaml``: typed fields, allowed values checked at compose time.
+"""Structured-config schema of ``callbacks/gradmode.yaml``: typed fields, allowed values checked at compose time.
 
 Kept free of torch and Lightning imports: it is imported with the plugin, by every Hydra app. The leading
 underscore keeps Hydra's plugin scan from executing it a second time (as a fresh module, before it is in
@@ -6,14 +6,16 @@ underscore keeps Hydra's plugin scan from executing it a second time (as a fresh
 """
 
 import dataclasses
+import difflib
+from collections.abc import Iterable
 from enum import Enum
 from typing import Final
 
 from hydra.core.config_store import ConfigStore
 
-#: Where the schema is stored; ``callbacks/gradmode.yaml`` names it in its defaults list.
-SCHEMA_GROUP: Final[str] = "callbacks"
-SCHEMA_NAME: Final[str] = "gradmode_schema"
+#: Where the schema is stored in Hydra's ConfigStore: at the root, outside every config group, so no app lists it
+#: as an option (``--help`` lists groups only); ``callbacks/gradmode.yaml`` names it in its defaults list.
+SCHEMA_NAME: Final[str] = "gradmode_guard_schema"
 
 
 class _Choice(str, Enum):
@@ -51,8 +53,30 @@ class GradModeGuardConf:
     on_violation: OnViolation = OnViolation["raise"]  # type: ignore[valid-type]
     allow_train: list[str] = dataclasses.field(default_factory=list)
     check_params: bool = False
+    log_metrics: bool = False
+
+
+#: The guard's options, as ``callbacks.gradmode.<option>`` takes them (Hydra's ``_target_``/``_convert_`` aside).
+OPTIONS: Final[tuple[str, ...]] = tuple(
+    f.name for f in dataclasses.fields(GradModeGuardConf) if not f.name.startswith("_")
+)
+
+
+def unknown_options(keys: Iterable[str]) -> list[tuple[str, str | None]]:
+    """The keys that are not options of the guard, each with the closest option (``None`` when none is close).
+
+    Example:
+        >>> unknown_options(["grad_mod", "_target_", "on_violation"])
+        [('grad_mod', 'grad_mode')]
+    """
+    known = {f.name for f in dataclasses.fields(GradModeGuardConf)}
+    return [
+        (key, next(iter(difflib.get_close_matches(key, OPTIONS, n=1, cutoff=0.6)), None))
+        for key in keys
+        if key not in known
+    ]
 
 
 def register_configs() -> None:
-    """Store the schema as ``callbacks/gradmode_schema`` in Hydra's ConfigStore (idempotent)."""
-    ConfigStore.instance().store(group=SCHEMA_GROUP, name=SCHEMA_NAME, node=GradModeGuardConf)
+    """Store the schema as ``gradmode_guard_schema`` in Hydra's ConfigStore (idempotent)."""
+    ConfigStore.instance().store(name=SCHEMA_NAME, node=GradModeGuardConf)

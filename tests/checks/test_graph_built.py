@@ -3,6 +3,7 @@ evaluation step's own current line."""
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import Any
 
@@ -63,11 +64,12 @@ def test_graph_in_a_worker_thread_names_the_thread_and_the_steps_line() -> None:
         out: list[torch.Tensor] = []
         worker = threading.Thread(target=lambda: out.append(m(x).detach()), name="worker")
         worker.start()
-        worker.join()  # the evaluating thread waits here
+        worker.join()
         return out[0]
 
     with pytest.raises(GradModeViolation) as info:
         run_loop(model, body, grad_mode="no_grad")
     v = info.value.violation
     assert v.kind == "graph_built" and "in thread 'worker'" in v.detail and (v.batch_idx, v.module) == (0, "0")
-    assert "while " in (v.where or "") and "worker.join()" in (v.where or "")
+    # The evaluating thread is still starting the worker, or already waiting for it.
+    assert re.search(r"while .*in body: worker\.(start|join)\(\)", v.where or ""), v.where

@@ -54,17 +54,11 @@ BUGGY: dict[str, Dropout] = {
     "F.dropout1d": lambda x, training: F.dropout1d(x.reshape(2, 4, 2), 0.5).reshape(2, 8),
     "F.dropout2d": lambda x, training: F.dropout2d(x.reshape(2, 2, 2, 2), 0.5).reshape(2, 8),
     "F.dropout3d": lambda x, training: F.dropout3d(x.reshape(1, 2, 2, 2, 2), 0.5).reshape(2, 8),
-    "F.scaled_dot_product_attention(dropout_p=0.5)": lambda x, training: F.scaled_dot_product_attention(
-        x[:, None, None], x[:, None, None], x[:, None, None], dropout_p=0.5
-    ).reshape(2, 8),
 }
 CORRECT: dict[str, Dropout] = {
     "F.dropout(training=self.training)": lambda x, training: F.dropout(x, 0.5, training=training),
     "F.dropout2d(training=self.training)": lambda x, training: F.dropout2d(
         x.reshape(2, 2, 2, 2), 0.5, training=training
-    ).reshape(2, 8),
-    "sdpa(dropout_p=0.5 if training else 0.0)": lambda x, training: F.scaled_dot_product_attention(
-        x[:, None, None], x[:, None, None], x[:, None, None], dropout_p=0.5 if training else 0.0
     ).reshape(2, 8),
 }
 BATCHES = [torch.randn(2, 8, generator=torch.Generator().manual_seed(i)) for i in range(3)]

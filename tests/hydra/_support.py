@@ -1,16 +1,20 @@
-"""Helpers shared by the Hydra tests: paths, a child-process runner, shrinking overrides."""
+"""Helpers shared by the Hydra tests: paths, a child-process runner, shrinking overrides, files for apps and data."""
 
 from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Sequence
+import textwrap
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
+#: The example app's configs (shipped as gradmode_plugin.configs).
 CONFIG_DIR = REPO / "configs"
+#: The guard's own config folder: callbacks/gradmode.yaml only, served to every Hydra app by the plugin.
+GUARD_CONFIG_DIR = REPO / "hydra_plugins" / "gradmode_plugin_searchpath" / "configs"
 TRAIN_SCRIPT = REPO / "scripts" / "train.py"
 
 #: Small images in small batches: one thread is as fast as several on an idle machine and many times faster on a
@@ -28,20 +32,24 @@ SMALL = (
 )
 
 
-def clean_env() -> dict[str, str]:
-    """The environment for child processes: Hydra's short error report (what users see), unbuffered output."""
+def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment for child processes: Hydra's short error report (what users see), unbuffered output,
+    then ``extra``."""
     env = dict(os.environ)
     env.pop("HYDRA_FULL_ERROR", None)
     env["PYTHONUNBUFFERED"] = "1"
     env.setdefault("OMP_NUM_THREADS", str(TORCH_THREADS))
+    env.update(extra or {})
     return env
 
 
-def run_process(args: Sequence[str], cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+def run_process(
+    args: Sequence[str], cwd: Path, timeout: float = 300, env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run a command, capturing text output; a timeout fails the test with what the command printed."""
     try:
         return subprocess.run(
-            list(args), cwd=cwd, env=clean_env(), capture_output=True, text=True, timeout=timeout, check=False
+            list(args), cwd=cwd, env=clean_env(env), capture_output=True, text=True, timeout=timeout, check=False
         )
     except subprocess.TimeoutExpired as err:
         pytest.fail(f"{args} did not finish in {timeout}s; output so far:\n{err.stdout}\n{err.stderr}")
@@ -50,3 +58,24 @@ def run_process(args: Sequence[str], cwd: Path, timeout: float = 300) -> subproc
 def run_dirs(root: Path) -> list[Path]:
     """The run directories below ``root`` (those holding a composed config)."""
     return sorted(p.parent.parent for p in root.rglob(".hydra/config.yaml"))
+
+
+def write_files(root: Path, files: Mapping[str, str]) -> None:
+    """Write ``{relative path: text}`` below ``root`` (the text dedented), making folders as needed."""
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+
+
+def write_images(root: Path, classes: Sequence[str], per_class: int) -> None:
+    """``root/<class>/<i>.png``: tiny images, a different grey per class and image."""
+    import numpy as np
+    from PIL import Image
+
+    for c, name in enumerate(classes):
+        folder = root / name
+        folder.mkdir(parents=True)
+        for i in range(per_class):
+            pixels = np.full((12, 16, 3), 40 * c + i, dtype=np.uint8)
+            Image.fromarray(pixels).save(folder / f"{i}.png")

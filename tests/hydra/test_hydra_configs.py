@@ -13,12 +13,26 @@ from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
 from gradmode_plugin import GRAD_MODES, ON_VIOLATION, GradModeGuard
-from gradmode_plugin.hydra import GradMode, GradModeGuardConf, OnViolation
-from tests.hydra._support import CONFIG_DIR
+from gradmode_plugin.example.errors import SetupError
+from gradmode_plugin.hydra.schema import GUARD_CONFIGS_PACKAGE, GradMode, GradModeGuardConf, OnViolation
+from gradmode_plugin.hydra.train import build, check_config
+from tests.hydra._support import CONFIG_DIR, GUARD_CONFIG_DIR
 
+#: (group, option) of every config file the example app composes from: its own and the guard's.
 GROUP_OPTIONS = sorted(
-    (path.parent.relative_to(CONFIG_DIR).as_posix(), path.stem) for path in CONFIG_DIR.glob("*/**/*.yaml")
+    (path.parent.relative_to(root).as_posix(), path.stem)
+    for root in (CONFIG_DIR, GUARD_CONFIG_DIR)
+    for path in root.glob("*/**/*.yaml")
 )
+
+
+def test_one_copy_of_each_config() -> None:
+    """The guard's folder holds its config-group entry and nothing else; the example app's folder does not
+    repeat it."""
+    guard = sorted(p.relative_to(GUARD_CONFIG_DIR).as_posix() for p in GUARD_CONFIG_DIR.rglob("*.yaml"))
+    app = {p.relative_to(CONFIG_DIR).as_posix() for p in CONFIG_DIR.rglob("*.yaml")}
+    assert guard == ["callbacks/gradmode.yaml"]
+    assert not app & set(guard)
 
 
 def test_every_group_is_there() -> None:
@@ -60,6 +74,14 @@ def test_group_option_composes(compose_cfg: Callable[..., DictConfig], group: st
 def test_documented_combinations_compose(compose_cfg: Callable[..., DictConfig], overrides: list[str]) -> None:
     cfg = compose_cfg(*overrides)
     assert cfg.callbacks.gradmode._target_ == "gradmode_plugin.GradModeGuard"
+
+
+def test_the_app_logs_the_guards_counts_other_apps_need_not(compose_cfg: Callable[..., DictConfig]) -> None:
+    """log_metrics is off in the guard's own config (what every other app gets) and on in the example app's
+    callbacks=default, so its CSV logs carry the counts."""
+    assert GradModeGuardConf().log_metrics is False
+    assert compose_cfg().callbacks.gradmode.log_metrics is True
+    assert compose_cfg("callbacks=gradmode").callbacks.gradmode.log_metrics is False
 
 
 def test_defaults_are_a_short_cpu_run(compose_cfg: Callable[..., DictConfig]) -> None:
@@ -130,12 +152,10 @@ def test_schema_rejects_a_typo_in_a_config_file(tmp_path: Path, setting: str, mu
     """A template repo's own config that sets the guard wrongly fails at compose time too, not at instantiate."""
     from hydra import compose, initialize_config_dir
 
-    from gradmode_plugin.hydra import register_configs
-
-    register_configs()
+    # The guard's config package on the search path, as the plugin puts it there (importing it registers the schema).
     (tmp_path / "config.yaml").write_text(
         "defaults:\n  - callbacks: gradmode\n  - _self_\n"
-        f"hydra:\n  searchpath:\n    - file://{CONFIG_DIR.as_posix()}\n"
+        f"hydra:\n  searchpath:\n    - pkg://{GUARD_CONFIGS_PACKAGE}\n"
         f"callbacks:\n  gradmode:\n    {setting}\n"
     )
     with initialize_config_dir(config_dir=str(tmp_path), version_base="1.3"), pytest.raises(HydraException) as info:
@@ -165,7 +185,7 @@ def test_schema_and_yaml_cover_every_constructor_option() -> None:
     options = [p for p in inspect.signature(GradModeGuard.__init__).parameters if p != "self"]
     fields = [f for f in GradModeGuardConf.__dataclass_fields__ if not f.startswith("_")]
     assert fields == options
-    text = (CONFIG_DIR / "callbacks" / "gradmode.yaml").read_text()
+    text = (GUARD_CONFIG_DIR / "callbacks" / "gradmode.yaml").read_text()
     lines = text.splitlines()
     for option in options:
         index = next((i for i, line in enumerate(lines) if re.match(rf"\s+{option}:", line)), None)
@@ -194,3 +214,40 @@ def test_ddp_spawn_can_pickle_the_instantiated_guard(compose_cfg: Callable[..., 
     guard = instantiate(compose_cfg("callbacks.gradmode.grad_mode=inference").callbacks.gradmode)
     copy = pickle.loads(pickle.dumps(guard))
     assert copy.grad_mode == "inference" and copy.on_violation == "raise"
+
+
+def test_misspelled_key_with_a_plus_is_caught_before_anything_is_built(
+    compose_cfg: Callable[..., DictConfig],
+) -> None:
+    """Hydra 1.3 adds a '+key' to a structured config without checking it (the override's own rule, not the
+    schema's): it composes. gradmode-train's first check names the key, the closest option and all of them."""
+    cfg = compose_cfg("+callbacks.gradmode.grad_mod=no_grad")
+    assert cfg.callbacks.gradmode.grad_mod == "no_grad"
+    with pytest.raises(SetupError) as info:
+        check_config(cfg)
+    message = str(info.value)
+    assert "callbacks.gradmode.grad_mod is not an option of GradModeGuard" in message
+    assert "did you mean callbacks.gradmode.grad_mode?" in message
+    assert "grad_mode, on_violation, allow_train, check_params, log_metrics" in message
+    assert len(message.splitlines()) <= 3
+
+
+def test_lightning_objects_follow_the_models_namespace(compose_cfg: Callable[..., DictConfig]) -> None:
+    """The Trainer, Lightning callbacks and loggers are built in the namespace the example model subclasses, also
+    where a config names the other one (a LightningModule of one namespace cannot be trained by the other's
+    Trainer)."""
+    from gradmode_plugin.example._lightning import OTHER_NAMESPACE, pl
+
+    built = build(compose_cfg(f"callbacks.model_summary._target_={OTHER_NAMESPACE}.callbacks.ModelSummary"))
+    assert isinstance(built.model, pl.LightningModule) and isinstance(built.datamodule, pl.LightningDataModule)
+    assert isinstance(built.trainer, pl.Trainer)
+    lightning_objects = [*built.loggers, *(c for c in built.callbacks if c is not built.guard)]
+    assert [type(x).__name__ for x in lightning_objects] == [
+        "CSVLogger",
+        "ModelCheckpoint",
+        "EarlyStopping",
+        "ModelSummary",
+    ]
+    for obj in lightning_objects:
+        assert type(obj).__module__.startswith(pl.__name__ + "."), type(obj)
+    assert built.guard is not None and built.guard in built.trainer.callbacks

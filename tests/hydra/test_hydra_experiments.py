@@ -11,8 +11,8 @@ import torch
 from omegaconf import DictConfig
 
 from gradmode_plugin import GradModeViolation
-from gradmode_plugin.hydra.train import RunResult, format_summary, run
-from tests.hydra._support import CONFIG_DIR
+from gradmode_plugin.hydra.train import EXIT_MISTAKE, JobOutcome, RunResult, format_summary, run, run_job
+from tests.hydra._support import CONFIG_DIR, write_images
 
 EXPERIMENTS = sorted(p.stem for p in (CONFIG_DIR / "experiment").glob("*.yaml"))
 #: A fast_dev_run (one batch of each stage) on small batches.
@@ -89,35 +89,110 @@ def test_every_model_builds_and_classifies(compose_cfg: Callable[..., DictConfig
     assert [name for name, _ in net.head.named_children()] == ["mc_dropout", "fc"]
 
 
-def _write_images(root: Path, classes: int, per_class: int) -> None:
-    from PIL import Image
-
-    for c in range(classes):
-        folder = root / f"class_{c}"
-        folder.mkdir(parents=True)
-        for i in range(per_class):
-            pixels = torch.full((12, 16, 3), 40 * c + i, dtype=torch.uint8).numpy()
-            Image.fromarray(pixels).save(folder / f"{i}.png")
-
-
 @pytest.mark.parametrize("layout", ["class_folders", "train_val"])
 def test_image_folder_data_runs(compose_cfg: Callable[..., DictConfig], tmp_path: Path, layout: str) -> None:
     root = tmp_path / "images"
     if layout == "class_folders":
-        _write_images(root, classes=3, per_class=5)
+        write_images(root, ["a", "b", "c"], per_class=5)
     else:
-        _write_images(root / "train", classes=3, per_class=3)
-        _write_images(root / "val", classes=3, per_class=2)
+        write_images(root / "train", ["a", "b", "c"], per_class=3)
+        write_images(root / "val", ["a", "b", "c"], per_class=2)
     result = _run(compose_cfg, "data=image_folder", f"data.root={root}", "data.num_workers=0", "data.image_size=32")
     assert result.violation is None and result.report.total == 0
     assert result.predictions[0]["probs"].shape[-1] == 3  # num_classes counted from the folders
 
 
-def test_image_folder_names_a_missing_root(compose_cfg: Callable[..., DictConfig], tmp_path: Path) -> None:
+# -- ordinary mistakes: a few lines naming the fix, no traceback ------------------------------------------------
+
+
+def _one_class(root: Path) -> None:
+    write_images(root, ["cats"], per_class=4)
+
+
+def _one_folder_too_high(root: Path) -> None:
+    write_images(root / "images", ["a", "b"], per_class=4)
+
+
+def _corrupt_image(root: Path) -> None:
+    write_images(root, ["a", "b"], per_class=5)
+    (root / "b" / "bad.png").write_bytes(b"not a png")
+
+
+def _val_classes_differ(root: Path) -> None:
+    write_images(root / "train", ["a", "b", "c"], per_class=2)
+    write_images(root / "val", ["a", "c"], per_class=2)
+
+
+IMAGE_FOLDER = ("data=image_folder", "data.root={root}", "data.image_size=32")
+#: id -> (images to write under root, overrides ({root} is filled in), what the message must say, must not say)
+MISTAKES = {
+    "root_not_set": (None, ("data=image_folder",), ["data.root is not set", "fix: add data.root=/path"], []),
+    "root_not_a_folder": (None, IMAGE_FOLDER, ["data.root=", "is not a folder", "fix: point data.root"], []),
+    "one_class_folder": (
+        _one_class,
+        IMAGE_FOLDER,
+        ["one class folder, 'cats'", "two classes or more"],
+        ["num_classes"],
+    ),
+    "class_folders_one_level_down": (
+        _one_folder_too_high,
+        IMAGE_FOLDER,
+        ["one class folder, 'images'", "did you mean data.root=", "it holds the class folders a, b"],
+        ["num_classes"],
+    ),
+    "val_classes_differ": (_val_classes_differ, IMAGE_FOLDER, ["the labels would not match", "fix: give val/"], []),
+    "corrupt_image_read_by_workers": (
+        _corrupt_image,
+        (*IMAGE_FOLDER, "data.num_workers=2", *FAST),
+        ["cannot read the image", "bad.png: not an image", "fix: remove or replace that file"],
+        ["Traceback", "DataLoader worker"],
+    ),
+    "one_class_of_generated_data": (None, ("data.num_classes=1",), ["two classes or more"], ["model.num_classes"]),
+    "allow_train_matches_nothing": (
+        None,
+        ("callbacks.gradmode.allow_train=[head.mc_droput]", *FAST),
+        ["'head.mc_droput'", "head.mc_dropout", "fix: correct the pattern in callbacks.gradmode.allow_train"],
+        [],
+    ),
+}
+
+
+@pytest.mark.parametrize("mistake", list(MISTAKES))
+def test_mistake_is_told_in_a_few_lines(
+    compose_cfg: Callable[..., DictConfig], tmp_path: Path, capsys: pytest.CaptureFixture[str], mistake: str
+) -> None:
+    write, overrides, must, must_not = MISTAKES[mistake]
+    root = tmp_path / "images"
+    if write is not None:
+        write(root)
+    outcomes: list[JobOutcome] = []
+    outcome = run_job(compose_cfg(*(o.format(root=root) for o in overrides)), outcomes)
+    assert outcomes == [outcome] and outcome.status == "failed" and outcome.exit_code == EXIT_MISTAKE
+    stderr = capsys.readouterr().err
+    told = stderr[stderr.index("gradmode-train: ") :]
+    for text in must:
+        assert text in told, f"{text!r} not in:\n{told}"
+    for text in must_not:
+        assert text not in told, f"{text!r} in:\n{told}"
+    assert len(told.splitlines()) <= 8, told
+    assert told.rstrip().endswith("(HYDRA_FULL_ERROR=1 shows the traceback)")
+    assert outcome.detail == "failed: " + told.removeprefix("gradmode-train: ").splitlines()[0]
+
+
+def test_full_error_raises_the_mistake(
+    compose_cfg: Callable[..., DictConfig], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With HYDRA_FULL_ERROR=1 the error goes to Hydra, which shows its whole traceback."""
     from hydra.errors import InstantiationException
 
-    with pytest.raises(InstantiationException, match=r"data\.root=.*is not a folder"):
-        _run(compose_cfg, "data=image_folder", f"data.root={tmp_path / 'nowhere'}")
+    from gradmode_plugin.example.errors import SetupError
+
+    monkeypatch.setenv("HYDRA_FULL_ERROR", "1")
+    outcomes: list[JobOutcome] = []
+    with pytest.raises(InstantiationException, match=r"data\.root=.*is not a folder") as info:
+        run_job(compose_cfg("data=image_folder", f"data.root={tmp_path / 'nowhere'}"), outcomes)
+    assert isinstance(info.value.__cause__, SetupError)
+    assert [o.status for o in outcomes] == ["failed"]
 
 
 @pytest.mark.gpu
@@ -128,3 +203,10 @@ def test_gpu_trainers_run(train_cli: Callable[..., subprocess.CompletedProcess[s
     proc = train_cli(f"trainer={trainer}", "+trainer.fast_dev_run=true", "data.batch_size=4")
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "total violations: 0 (none)" in proc.stdout
+
+
+def test_mc_dropout_without_allow_train_is_stopped_not_switched(compose_cfg: Callable[..., DictConfig]) -> None:
+    """The guard never switches the model's own MC dropout off: without allow_train it reports it."""
+    result = _run(compose_cfg, "experiment=mc_dropout", "callbacks.gradmode.allow_train=[]")
+    assert isinstance(result.violation, GradModeViolation)
+    assert (result.violation.kind, result.violation.violation.module) == ("train_mode", "head.mc_dropout")

@@ -1,13 +1,14 @@
-"""Drop-in use: the wheel ships the configs and the search-path plugin; a repo that only pip-installs it writes
-``defaults: [callbacks: gradmode]`` (or ``+callbacks=gradmode``) and gets the guard, typed and validated."""
+"""Drop-in use: the wheel ships the guard's config and the search-path plugin; a repo that only pip-installs it
+writes ``defaults: [callbacks: gradmode]`` (or ``+callbacks=gradmode``) and gets the guard, typed and validated.
+
+The wheel and its fresh virtual environment are the ``wheel`` and ``venv_python`` fixtures of ``conftest.py``.
+"""
 
 from __future__ import annotations
 
 import importlib.metadata
-import shutil
 import subprocess
 import sys
-import sysconfig
 import textwrap
 import zipfile
 from pathlib import Path
@@ -15,7 +16,8 @@ from pathlib import Path
 import pytest
 
 import gradmode_plugin
-from tests.hydra._support import REPO, run_process
+from gradmode_plugin.hydra.schema import GUARD_CONFIGS_PACKAGE, SCHEMA_NAME
+from tests.hydra._support import CONFIG_DIR, GUARD_CONFIG_DIR, REPO, run_process, write_files
 
 PLUGIN_MODULE = "hydra_plugins.gradmode_plugin_searchpath.searchpath"
 
@@ -59,60 +61,8 @@ APP = textwrap.dedent(
 )
 
 
-def _build_wheel(out: Path, tmp: Path) -> Path:
-    """A wheel built from a copy of the working tree (nothing written into the repository)."""
-    src = tmp / "src"
-    ignore = shutil.ignore_patterns(
-        ".git", ".venv", "venv", "build", "dist", "*.egg-info", "__pycache__", ".*_cache", "outputs", "multirun"
-    )
-    shutil.copytree(REPO, src, ignore=ignore)
-    args = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(src)]
-    try:  # the installed setuptools will do: no download for an isolated build environment
-        if int(importlib.metadata.version("setuptools").split(".")[0]) >= 68:
-            args.insert(4, "--no-build-isolation")
-    except importlib.metadata.PackageNotFoundError:
-        pass
-    proc = run_process(args, cwd=tmp, timeout=300)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    (wheel,) = out.glob("gradmode_plugin-*.whl")
-    return wheel
-
-
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp = tmp_path_factory.mktemp("wheel")
-    return _build_wheel(tmp / "dist", tmp)
-
-
-@pytest.fixture(scope="module")
-def venv_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh virtual environment with the wheel installed (regular, not editable); torch and the other
-    dependencies come from this interpreter's site-packages, so nothing is downloaded."""
-    root = tmp_path_factory.mktemp("venv")
-    venv = root / "venv"
-    proc = run_process([sys.executable, "-m", "venv", "--without-pip", str(venv)], cwd=root)
-    assert proc.returncode == 0, proc.stderr
-    python = venv / "bin" / "python"
-    site = Path(
-        run_process(
-            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd=root
-        ).stdout.strip()
-    )
-    # A plain path entry, not a site dir: the .pth files there (this project's editable finder) stay inactive,
-    # so they cannot shadow the installed wheel.
-    (site / "zz_reuse_parent_site_packages.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    proc = run_process(
-        [str(python), "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", "--ignore-installed", str(wheel)],
-        cwd=root,
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return python
-
-
 def _app(tmp: Path, config_name: str, config: str) -> Path:
-    (tmp / "conf").mkdir(exist_ok=True)
-    (tmp / "conf" / f"{config_name}.yaml").write_text(textwrap.dedent(config))
-    (tmp / "my_app.py").write_text(APP)
+    write_files(tmp, {f"conf/{config_name}.yaml": config, "my_app.py": APP})
     return tmp / "my_app.py"
 
 
@@ -122,17 +72,25 @@ def _run_app(python: Path, tmp: Path, config_name: str, *overrides: str) -> subp
 
 # -- the wheel --------------------------------------------------------------------------------------------------
 
+GUARD_PREFIX = GUARD_CONFIGS_PACKAGE.replace(".", "/")
+
 
 @pytest.mark.slow
 def test_wheel_ships_code_configs_plugin_and_entry_points(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
-    # Every module of the package and every config of the repository's configs/ folder (the one copy).
+    # Every module of the package, every config of the example app (configs/) and of the guard's own folder.
     for path in sorted((REPO / "gradmode_plugin").rglob("*.py")):
         name = path.relative_to(REPO).as_posix()
         assert name in names, f"{name} is missing from the wheel: add its package to [tool.setuptools] packages"
-    for path in sorted((REPO / "configs").rglob("*.yaml")):
-        name = "gradmode_plugin/configs/" + path.relative_to(REPO / "configs").as_posix()
+    for path in sorted(CONFIG_DIR.rglob("*.yaml")):
+        name = "gradmode_plugin/configs/" + path.relative_to(CONFIG_DIR).as_posix()
         assert name in names, f"{name} is missing from the wheel"
+    for path in sorted(GUARD_CONFIG_DIR.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            name = f"{GUARD_PREFIX}/{path.relative_to(GUARD_CONFIG_DIR).as_posix()}"
+            assert name in names, f"{name} is missing from the wheel"
+    assert f"{GUARD_PREFIX}/callbacks/gradmode.yaml" in names
+    assert "gradmode_plugin/configs/callbacks/gradmode.yaml" not in names  # one copy, in the guard's folder
     assert "gradmode_plugin/configs/__init__.py" in names
     assert "hydra_plugins/gradmode_plugin_searchpath/searchpath.py" in names
     # hydra_plugins is a namespace package shared with other plugins: an __init__.py there would break them.
@@ -144,31 +102,40 @@ def test_wheel_ships_code_configs_plugin_and_entry_points(wheel: Path) -> None:
 
 
 def test_editable_install_reads_the_repository_configs() -> None:
-    """In a development install, pkg://gradmode_plugin.configs is the repository's configs/ folder itself."""
+    """In a development install, both config packages are the repository's folders themselves."""
     if Path(gradmode_plugin.__file__).resolve().parent.parent != REPO:
         pytest.skip("gradmode_plugin is not installed in editable mode from this repository")
     import importlib
     import importlib.resources
 
-    configs = importlib.import_module("gradmode_plugin.configs")
-    assert Path(configs.__file__).resolve().parent == REPO / "configs"
-    assert importlib.resources.files("gradmode_plugin.configs").joinpath("callbacks/gradmode.yaml").is_file()
+    for package, folder in [("gradmode_plugin.configs", CONFIG_DIR), (GUARD_CONFIGS_PACKAGE, GUARD_CONFIG_DIR)]:
+        assert Path(importlib.import_module(package).__file__).resolve().parent == folder
+    assert importlib.resources.files("gradmode_plugin.configs").joinpath("train.yaml").is_file()
+    assert importlib.resources.files(GUARD_CONFIGS_PACKAGE).joinpath("callbacks/gradmode.yaml").is_file()
 
 
-def test_entry_point_loads_the_plugin_and_registers_the_schema() -> None:
-    """What Hydra 1.4 does with the ``hydra.plugins`` entry point, in this environment."""
+def test_entry_point_loads_the_plugin_and_the_schema_is_no_option() -> None:
+    """What Hydra 1.4 does with the ``hydra.plugins`` entry point, in this environment; the schema the guard's
+    config names is registered by its package, at the root of the ConfigStore, in no config group."""
     from hydra.core.config_store import ConfigStore
     from hydra.plugins.search_path_plugin import SearchPathPlugin
 
     (entry,) = [e for e in importlib.metadata.entry_points(group="hydra.plugins") if e.value.startswith(PLUGIN_MODULE)]
     plugin = entry.load()
     assert issubclass(plugin, SearchPathPlugin)
-    assert "gradmode_schema.yaml" in ConfigStore.instance().list("callbacks")
+    importlib.import_module(GUARD_CONFIGS_PACKAGE)
+    store = ConfigStore.instance()
+    assert f"{SCHEMA_NAME}.yaml" in store.list("")
+    assert "callbacks" not in store.repo, "the guard's schema would be listed as an option of callbacks"
 
 
 def test_plugin_import_stays_light() -> None:
-    """Hydra imports plugins for every app: the plugin module must not pull in torch or Lightning."""
-    code = f"import sys, {PLUGIN_MODULE}; print(sorted(m for m in ('torch', 'pytorch_lightning') if m in sys.modules))"
+    """Hydra imports the plugin, and the config package it serves, for every app: neither may pull in torch or
+    Lightning."""
+    code = (
+        f"import sys, {PLUGIN_MODULE}, {GUARD_CONFIGS_PACKAGE}; "
+        "print(sorted(m for m in ('torch', 'lightning', 'pytorch_lightning') if m in sys.modules))"
+    )
     proc = run_process([sys.executable, "-c", code], cwd=REPO)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
@@ -179,13 +146,26 @@ def test_plugin_import_stays_light() -> None:
 
 @pytest.mark.slow
 def test_installed_wheel_is_the_one_imported(venv_python: Path, tmp_path: Path) -> None:
-    code = "import gradmode_plugin, gradmode_plugin.configs as c; print(gradmode_plugin.__file__); print(c.__file__)"
+    code = (
+        f"import gradmode_plugin, gradmode_plugin.configs as c, {GUARD_CONFIGS_PACKAGE} as g; "
+        "print(gradmode_plugin.__file__); print(c.__file__); print(g.__file__)"
+    )
     proc = run_process([str(venv_python), "-c", code], cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     venv = venv_python.parent.parent
     for line in proc.stdout.split():
         assert Path(line).is_relative_to(venv), f"{line} is not inside the new environment {venv}"
     assert (venv / "bin" / "gradmode-train").is_file()
+
+
+@pytest.mark.slow
+def test_installed_command_line_app_lists_its_own_options(venv_python: Path, tmp_path: Path) -> None:
+    """gradmode-train finds the example app's configs (which other apps never see) and the guard's entry."""
+    proc = run_process([str(venv_python.with_name("gradmode-train")), "--help"], cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "callbacks: default, early_stopping, gradmode, model_checkpoint, model_summary, none\n" in proc.stdout
+    assert "experiment: mc_dropout, planted_bug, saliency\n" in proc.stdout
+    assert "gradmode_guard_schema" not in proc.stdout
 
 
 @pytest.mark.slow
@@ -202,9 +182,9 @@ def test_template_repo_defaults_list(venv_python: Path, tmp_path: Path) -> None:
 def test_template_repo_with_its_own_callbacks_adds_the_guard(venv_python: Path, tmp_path: Path) -> None:
     """lightning-hydra-template style: the repo has callbacks/default.yaml of its own; the guard joins it."""
     _app(tmp_path, "train", "defaults:\n  - callbacks: default\n  - _self_\n")
-    (tmp_path / "conf" / "callbacks").mkdir()
-    (tmp_path / "conf" / "callbacks" / "default.yaml").write_text(
-        "model_summary:\n  _target_: pytorch_lightning.callbacks.ModelSummary\n  max_depth: 1\n"
+    write_files(
+        tmp_path,
+        {"conf/callbacks/default.yaml": "model_summary:\n  _target_: pytorch_lightning.callbacks.ModelSummary\n"},
     )
     proc = _run_app(
         venv_python, tmp_path, "train", "callbacks=[default,gradmode]", "callbacks.gradmode.grad_mode=no_grad"
@@ -219,9 +199,11 @@ def test_template_repo_command_line_append(venv_python: Path, tmp_path: Path) ->
     proc = _run_app(venv_python, tmp_path, "plain", "+callbacks=gradmode", "callbacks.gradmode.on_violation=record")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "GUARD GradModeGuard auto record []" in proc.stdout
-    # The option comes from the installed package, put on the search path by its plugin.
+    # The option comes from the installed package, put on the search path by its plugin: the guard's own folder,
+    # not the example app's configs.
     info = run_process([str(venv_python), "my_app.py", "plain", "--info", "searchpath"], cwd=tmp_path)
-    assert "pkg://gradmode_plugin.configs" in info.stdout and "gradmode-plugin" in info.stdout
+    assert f"pkg://{GUARD_CONFIGS_PACKAGE}" in info.stdout and "gradmode-plugin" in info.stdout
+    assert "pkg://gradmode_plugin.configs" not in info.stdout
 
 
 @pytest.mark.slow
@@ -231,3 +213,18 @@ def test_template_repo_bad_value_is_rejected(venv_python: Path, tmp_path: Path) 
     assert proc.returncode != 0
     assert "grad_mode" in proc.stderr and "expected one of [auto, inference, no_grad]" in proc.stderr
     assert "GUARD" not in proc.stdout
+
+
+@pytest.mark.slow
+def test_template_repo_misspelled_key(venv_python: Path, tmp_path: Path) -> None:
+    """Without '+', a misspelled key fails at compose time; with the '+' Hydra's error suggests, Hydra 1.3 adds it
+    (an added key is not checked against the schema) and the guard's constructor rejects it, naming it."""
+    _app(tmp_path, "train", "defaults:\n  - callbacks: gradmode\n  - _self_\n")
+    proc = _run_app(venv_python, tmp_path, "train", "callbacks.gradmode.grad_mod=no_grad")
+    assert proc.returncode != 0 and "GUARD" not in proc.stdout
+    assert "Key 'grad_mod' not in 'GradModeGuardConf'" in proc.stderr
+    assert "To append to your config use +callbacks.gradmode.grad_mod=no_grad" in proc.stderr
+
+    proc = _run_app(venv_python, tmp_path, "train", "+callbacks.gradmode.grad_mod=no_grad")
+    assert proc.returncode != 0 and "GUARD" not in proc.stdout
+    assert "gradmode_plugin" in proc.stderr and "'grad_mod'" in proc.stderr

@@ -651,3 +651,49 @@ def test_string_enums_from_typed_configs_become_plain_strings() -> None:
 
     guard = GradModeGuard(grad_mode=Mode.no_grad)  # type: ignore[arg-type]
     assert guard.grad_mode == "no_grad" and type(guard.grad_mode) is str
+
+
+# -- which batch a finding belongs to ----------------------------------------------------------------------------
+class BuildsGraphIn(pl.Callback):
+    """Runs the model under enable_grad in one hook (at one batch, for batch hooks)."""
+
+    def __init__(self, hook: str, batch: int | None = None) -> None:
+        self.hook, self.batch = hook, batch
+
+    def _maybe(self, name: str, pl_module: Any, batch_idx: int | None = None) -> None:
+        if name == self.hook and batch_idx == self.batch:
+            with torch.enable_grad():
+                pl_module(torch.randn(2, 8))
+
+    def on_validation_start(self, trainer: Any, pl_module: Any) -> None:
+        self._maybe("on_validation_start", pl_module)
+
+    def on_validation_epoch_end(self, trainer: Any, pl_module: Any) -> None:
+        self._maybe("on_validation_epoch_end", pl_module)
+
+    def on_validation_batch_start(self, trainer: Any, pl_module: Any, batch: Any, batch_idx: int, *args: Any) -> None:
+        self._maybe("on_validation_batch_start", pl_module, batch_idx)
+
+    def on_validation_batch_end(self, trainer: Any, pl_module: Any, *args: Any) -> None:
+        self._maybe("on_validation_batch_end", pl_module, args[2])
+
+
+@pytest.mark.parametrize(
+    ("hook", "batch", "expected"),
+    [
+        ("on_validation_start", None, None),
+        ("on_validation_epoch_end", None, None),
+        ("on_validation_batch_start", 2, 2),
+        ("on_validation_batch_end", 1, 1),
+    ],
+)
+@pytest.mark.parametrize("guard_first", [True, False])
+def test_findings_in_hooks_carry_their_batch_or_none(
+    make_trainer: Any, hook: str, batch: int | None, expected: int | None, guard_first: bool
+) -> None:
+    guard = GradModeGuard(on_violation="record")
+    callbacks = [guard, BuildsGraphIn(hook, batch)]
+    trainer = make_trainer(callbacks=callbacks if guard_first else callbacks[::-1], inference_mode=False)
+    trainer.validate(ToyModule(), make_loader())
+    found = [(v.kind, v.batch_idx) for v in guard.report.violations]
+    assert found == [("graph_built", expected)], (hook, guard_first)

@@ -127,6 +127,28 @@ def test_scripted_submodule_runs_identically_and_a_bug_in_it_is_caught(make_trai
     assert info.value.kind == "graph_built"
 
 
+class ExportsTorchScript(pl.Callback):
+    """Scripts and traces the model at the end of each validation, while the stage is still running."""
+
+    def __init__(self) -> None:
+        self.exported: list[torch.jit.ScriptModule] = []
+
+    def on_validation_end(self, trainer: Any, pl_module: Any) -> None:
+        self.exported.append(torch.jit.script(copy.deepcopy(pl_module.net)))
+        self.exported.append(torch.jit.trace(copy.deepcopy(pl_module.net).eval(), torch.randn(2, 8)))
+
+
+def test_scripting_and_tracing_during_a_stage_work(make_trainer: Any) -> None:
+    export = ExportsTorchScript()
+    model = ToyModule()
+    make_trainer(callbacks=[GradModeGuard(), export]).validate(model, make_loader())
+    scripted, traced = export.exported
+    x = torch.randn(4, 8)
+    with torch.no_grad():  # copies made under Lightning's inference_mode hold inference tensors
+        expected = model.net.eval()(x)
+        assert torch.allclose(scripted.eval()(x), expected) and torch.allclose(traced(x), expected)
+
+
 # -- 2. the step methods are Lightning's to inspect: partials, decorated steps, dataloader_iter -------------------
 def _logged_twice(fn: Any) -> Any:
     @functools.wraps(fn)
