@@ -9,8 +9,8 @@ factories here return nothing unless ``GRADMODE_GUARD`` is set:
 - ``GRADMODE_ALLOW_TRAIN``: comma-separated glob patterns over module names, e.g. ``head.mc_dropout,*.drop``.
 - ``GRADMODE_CHECK_PARAMS``: ``1``/``true`` to also check that evaluation changes no parameter.
 
-A guard made here stands aside when the Trainer already has a ``GradModeGuard`` of the user's (the user's wins), and
-keeps nothing in checkpoints.
+None is added to a Trainer built with a ``GradModeGuard`` of the user's (the user's wins); one made here stands aside
+when the user's arrives later (``configure_callbacks``), and keeps nothing in checkpoints.
 """
 
 from __future__ import annotations
@@ -70,7 +70,11 @@ def _guard() -> list[GradModeGuard]:
     options = options_from_environment()
     if options is None:
         return []
+    from gradmode_plugin.lightning._internals import callbacks_of_trainer_being_built
     from gradmode_plugin.lightning.callback import GradModeGuard
+
+    if any(isinstance(c, GradModeGuard) for c in callbacks_of_trainer_being_built() or []):
+        return []  # the user's own guard wins
 
     guard = GradModeGuard(
         grad_mode=options.grad_mode,

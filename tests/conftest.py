@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from torch import nn
 from torch.utils.data import DataLoader
 
 from tests.helpers.lightning import make_loader, quiet_trainer
+from tests.helpers.packaging import build_wheel, install_in_fresh_venv
 
 _FUNCTIONAL = {name: getattr(F, name) for name in dir(F) if not name.startswith("_")}
 _TRAIN = nn.Module.train
@@ -25,6 +27,19 @@ def loader() -> DataLoader:
 @pytest.fixture
 def make_trainer(tmp_path: Any) -> Callable[..., Any]:
     return lambda **kwargs: quiet_trainer(tmp_path, **kwargs)
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A wheel of this repository, built once per session."""
+    tmp = tmp_path_factory.mktemp("wheel")
+    return build_wheel(tmp / "dist", tmp)
+
+
+@pytest.fixture(scope="session")
+def venv_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The python of a fresh virtual environment with the wheel installed, as a user's pip install would."""
+    return install_in_fresh_venv(wheel, tmp_path_factory.mktemp("venv"))
 
 
 @pytest.fixture(autouse=True)

@@ -84,9 +84,32 @@ def test_a_guard_of_the_users_wins(monkeypatch: pytest.MonkeyPatch, make_trainer
     monkeypatch.setenv("GRADMODE_GUARD", "raise")
     mine = GradModeGuard(on_violation="record")
     trainer = make_trainer(callbacks=[mine])
-    assert len([c for c in trainer.callbacks if isinstance(c, GradModeGuard)]) == 2
-    trainer.validate(Buggy(), make_loader())  # the environment's guard (raise) stands aside
+    assert [c for c in trainer.callbacks if isinstance(c, GradModeGuard)] == [mine], "exactly one guard"
+    trainer.validate(Buggy(), make_loader())
     assert mine.report.count("train_mode") == 4
+
+
+class ConfiguresItsOwnGuard(Buggy):
+    def configure_callbacks(self) -> list[Any]:
+        self.guard = GradModeGuard(on_violation="record")
+        return [self.guard]
+
+
+def test_a_guard_from_configure_callbacks_wins_too(monkeypatch: pytest.MonkeyPatch, make_trainer: Any) -> None:
+    monkeypatch.setenv("GRADMODE_GUARD", "raise")
+    model = ConfiguresItsOwnGuard()
+    trainer = make_trainer()
+    trainer.validate(model, make_loader())  # the environment's guard (raise) is replaced or stands aside
+    assert model.guard.report.count("train_mode") == 4
     ckpt = trainer._checkpoint_connector.dump_checkpoint()
     assert list(ckpt["callbacks"]) == ["GradModeGuard"], "the environment's guard keeps nothing in checkpoints"
     assert torch.is_grad_enabled()
+
+
+def test_the_environments_guard_keeps_nothing_in_checkpoints(
+    monkeypatch: pytest.MonkeyPatch, make_trainer: Any
+) -> None:
+    monkeypatch.setenv("GRADMODE_GUARD", "record")
+    trainer = make_trainer()
+    trainer.validate(ToyModule(), make_loader())
+    assert trainer._checkpoint_connector.dump_checkpoint()["callbacks"] == {}

@@ -63,6 +63,23 @@ def rank_zero_warn(trainer: Any, message: str) -> None:
     importlib.import_module(module).rank_zero_warn(message, stacklevel=2)
 
 
+def callbacks_of_trainer_being_built(limit: int = 8) -> list[Any] | None:
+    """The callbacks the user passed to the Trainer that is calling the callback factories, if it can be seen.
+
+    trainer/connectors/callback_connector.py ``_CallbackConnector.on_trainer_init`` sets ``trainer.callbacks`` and
+    then calls the entry-point factories (lightning_fabric/utilities/registry.py ``_load_external_callbacks``).
+    """
+    frame = sys._getframe(1)
+    for _ in range(limit):
+        if frame is None:
+            return None
+        if frame.f_code.co_name == "on_trainer_init":
+            callbacks = getattr(getattr(frame.f_locals.get("self"), "trainer", None), "callbacks", None)
+            return callbacks if isinstance(callbacks, list) else None
+        frame = frame.f_back  # type: ignore[assignment]
+    return None
+
+
 def has_class(obj: object, name: str) -> bool:
     # By name, so the check holds for classes from either namespace.
     return any(cls.__name__ == name for cls in type(obj).__mro__)

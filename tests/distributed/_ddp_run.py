@@ -127,7 +127,7 @@ def main() -> int:
     args = parser.parse_args()
 
     rank = int(os.environ["RANK"])
-    pl.seed_everything(0, verbose=False)
+    torch.manual_seed(0)
     guard = GradModeGuard(on_violation=args.policy)
     callbacks = [] if args.no_guard else [guard]
     trainer = make_trainer(callbacks, args.out)

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import pytorch_lightning as pl
 import torch
 from torch import nn
 
@@ -44,7 +43,7 @@ def _fit(
     tmp_path: Path,
     **kwargs: Any,
 ) -> nn.Module:
-    pl.seed_everything(1234, verbose=False)
+    torch.manual_seed(1234)
     model = GpuNet()
     options: dict[str, Any] = dict(max_epochs=2, deterministic=True, callbacks=[guard] if guard is not None else [])
     options.update(kwargs)

@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
 import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-import pytest
+from tests.helpers.process import REPO, TORCH_THREADS, clean_env, run_process
 
-REPO = Path(__file__).resolve().parents[2]
+__all__ = ["REPO", "TORCH_THREADS", "clean_env", "run_process"]
+
 #: The example app's configs (shipped as gradmode_plugin.configs).
 CONFIG_DIR = REPO / "configs"
 #: The guard's own config folder: callbacks/gradmode.yaml only, served to every Hydra app by the plugin.
 GUARD_CONFIG_DIR = REPO / "hydra_plugins" / "gradmode_plugin_searchpath" / "configs"
 TRAIN_SCRIPT = REPO / "scripts" / "train.py"
-
-#: Small images in small batches: one thread is as fast as several on an idle machine and many times faster on a
-#: busy one, where threads spin-wait on each other.
-TORCH_THREADS = 1
 
 #: Overrides that shrink a command-line run to a few seconds (the no-argument test runs without them).
 SMALL = (
@@ -30,29 +25,6 @@ SMALL = (
     "data.batch_size=8",
     "trainer.max_epochs=1",
 )
-
-
-def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment for child processes: Hydra's short error report (what users see), unbuffered output,
-    then ``extra``."""
-    env = dict(os.environ)
-    env.pop("HYDRA_FULL_ERROR", None)
-    env["PYTHONUNBUFFERED"] = "1"
-    env.setdefault("OMP_NUM_THREADS", str(TORCH_THREADS))
-    env.update(extra or {})
-    return env
-
-
-def run_process(
-    args: Sequence[str], cwd: Path, timeout: float = 300, env: Mapping[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    """Run a command, capturing text output; a timeout fails the test with what the command printed."""
-    try:
-        return subprocess.run(
-            list(args), cwd=cwd, env=clean_env(env), capture_output=True, text=True, timeout=timeout, check=False
-        )
-    except subprocess.TimeoutExpired as err:
-        pytest.fail(f"{args} did not finish in {timeout}s; output so far:\n{err.stdout}\n{err.stderr}")
 
 
 def run_dirs(root: Path) -> list[Path]:

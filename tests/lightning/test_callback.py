@@ -288,7 +288,7 @@ class MCDropout(ToyModule):
 
 
 def _predict_twice(make_trainer: Any, guard: GradModeGuard | None) -> tuple[torch.Tensor, torch.Tensor]:
-    pl.seed_everything(3, verbose=False)
+    torch.manual_seed(3)
     model = MCDropout()
     trainer = make_trainer(callbacks=[guard] if guard else [])
     return torch.cat(trainer.predict(model, make_loader())), torch.cat(trainer.predict(model, make_loader()))
@@ -466,7 +466,7 @@ def test_auto_uses_no_grad_for_validation_inside_fit(make_trainer: Any, caplog: 
 
 # -- numerics -------------------------------------------------------------------------------------------------
 def _fit_weights(make_trainer: Any, guard: bool, **kwargs: Any) -> dict[str, torch.Tensor]:
-    pl.seed_everything(7, verbose=False)
+    torch.manual_seed(7)
     model = ToyModule()
     callbacks = [GradModeGuard()] if guard else []
     make_trainer(callbacks=callbacks, max_epochs=2, deterministic=True, **kwargs).fit(

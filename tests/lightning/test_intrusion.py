@@ -91,7 +91,7 @@ def test_swa_deep_copy_at_setup_carries_nothing_and_weights_are_identical(make_t
     from pytorch_lightning.callbacks import StochasticWeightAveraging
 
     def fit(guard: bool) -> tuple[ToyModule, Any]:
-        pl.seed_everything(5, verbose=False)
+        torch.manual_seed(5)
         model = ToyModule()
         swa = StochasticWeightAveraging(swa_lrs=0.05, swa_epoch_start=1)
         callbacks = [swa, GradModeGuard()] if guard else [swa]
@@ -384,7 +384,7 @@ class LeavesBatchNormTraining(ToyModule):
 
 def test_ema_weight_swap_is_not_a_statistics_update(make_trainer: Any) -> None:
     def fit(guard: GradModeGuard | None) -> ToyModule:
-        pl.seed_everything(9, verbose=False)
+        torch.manual_seed(9)
         model = ToyModule()
         callbacks = [EMASwap(), guard] if guard else [EMASwap()]
         make_trainer(callbacks=callbacks, max_epochs=2, num_sanity_val_steps=0).fit(model, make_loader(), make_loader())

@@ -77,7 +77,7 @@ def _loader(seed: int, n: int = 64) -> DataLoader:
 
 
 def _fit(guard: GradModeGuard | None, tmp_path: Any, **trainer_kwargs: Any) -> MixedNet:
-    pl.seed_everything(1234, verbose=False)
+    torch.manual_seed(1234)
     model = MixedNet()
     options: dict[str, Any] = dict(
         precision="bf16-mixed", max_epochs=2, deterministic=True, callbacks=[guard] if guard is not None else []
