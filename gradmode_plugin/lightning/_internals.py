@@ -33,15 +33,35 @@ class UnsupportedLightningError(RuntimeError):
     """The installed Lightning lacks something the guard relies on; the guard refuses to run unguarded."""
 
 
+#: lightning_utilities.core.rank_zero globals that each namespace's import sets (see callback_bases).
+_RANK_ZERO_GLOBALS: Final[tuple[str, ...]] = ("log", "rank_zero_deprecation_category")
+
+
 def callback_bases() -> tuple[type, ...]:
     """``Callback`` of every installed Lightning namespace (callbacks/callback.py), so a Trainer of either
-    namespace runs the guard fully (hooks, checkpoints, isinstance checks)."""
-    bases = []
-    for name in ("lightning.pytorch", "pytorch_lightning"):
-        try:
-            bases.append(importlib.import_module(name).Callback)
-        except ImportError:
-            continue
+    namespace runs the guard fully (hooks, checkpoints, isinstance checks).
+
+    Importing a namespace re-points two process-wide globals of ``lightning_utilities.core.rank_zero`` at it
+    (utilities/rank_zero.py, fabric/utilities/rank_zero.py): ``log``, the logger every ``rank_zero_info``/``_debug``
+    of both namespaces writes to, and ``rank_zero_deprecation_category``; the last import wins. Importing the user's
+    *other* namespace must not re-route the user's messages: they are put back when a namespace was imported before,
+    and otherwise ``lightning.pytorch`` is imported last.
+    """
+    namespaces = ("lightning.pytorch", "pytorch_lightning")
+    imported = any(name in sys.modules for name in namespaces)
+    routing = sys.modules.get("lightning_utilities.core.rank_zero") if imported else None
+    saved = {name: getattr(routing, name) for name in _RANK_ZERO_GLOBALS if hasattr(routing, name)}
+    found = {}
+    try:
+        for name in reversed(namespaces):
+            try:
+                found[name] = importlib.import_module(name).Callback
+            except ImportError:
+                continue
+    finally:
+        for name, value in saved.items():
+            setattr(routing, name, value)
+    bases = [found[name] for name in namespaces if name in found]
     if not bases:
         raise ImportError(
             "GradModeGuard needs PyTorch Lightning: pip install 'gradmode-plugin[lightning]' (or install "

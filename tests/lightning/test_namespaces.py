@@ -67,3 +67,23 @@ def test_lightning_pytorch_trainer_clean_run_and_checkpoint(tmp_path: Path) -> N
     ckpt = next(Path(tmp_path).rglob("*.ckpt"))
     state = torch.load(ckpt, weights_only=False)["callbacks"]
     assert any("report" in v for v in state.values()), "the guard's state must be in the checkpoint"
+
+
+@pytest.mark.parametrize("namespace", ["lightning.pytorch", "pytorch_lightning"])
+def test_importing_the_guard_leaves_lightnings_log_routing_to_the_users_namespace(namespace: str) -> None:
+    """Importing a Lightning namespace points lightning_utilities' rank-zero logger (and deprecation category) at it;
+    the guard, a Callback of both namespaces, must not re-route the messages of the one the user imported."""
+    import subprocess
+    import sys
+
+    code = (
+        f"import {namespace}, lightning_utilities.core.rank_zero as r\n"
+        "before = (r.log.name, r.rank_zero_deprecation_category)\n"
+        "from gradmode_plugin import GradModeGuard\n"
+        "GradModeGuard()\n"
+        "assert (r.log.name, r.rank_zero_deprecation_category) == before, (before, r.log.name)\n"
+        "print(r.log.name)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == f"{namespace}.utilities.rank_zero"
