@@ -16,7 +16,6 @@ when the user's arrives later (``configure_callbacks``), and keeps nothing in ch
 from __future__ import annotations
 
 import os
-import weakref
 from typing import TYPE_CHECKING, Any, Final
 
 from gradmode_plugin.options import ON_VIOLATION, GuardOptions
@@ -34,8 +33,9 @@ VARIABLES: Final[dict[str, str]] = {
 _OFF: Final[tuple[str, ...]] = ("", "0", "off", "false", "no", "none")
 _FLAGS: Final[dict[str, bool]] = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
 
-#: Every guard made by the factories, so a test session can read their reports.
-CREATED: weakref.WeakSet[Any] = weakref.WeakSet()
+#: Where the report of every guard made here goes while someone collects them (the pytest plugin, for a session);
+#: ``None`` otherwise, so nothing outlives its Trainer.
+REPORT_SINK: list[Any] | None = None
 
 
 def options_from_environment(environ: dict[str, str] | None = None) -> GuardOptions | None:
@@ -83,7 +83,8 @@ def _guard() -> list[GradModeGuard]:
         check_params=options.check_params,
     )
     guard.from_environment = True
-    CREATED.add(guard)
+    if REPORT_SINK is not None:
+        REPORT_SINK.append(guard.report)
     return [guard]
 
 

@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     from gradmode_plugin.scope import EvaluationScope
 
 _SESSION = "gradmode-session"
-_BEFORE = pytest.StashKey[dict[int, int]]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -77,19 +76,29 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 class _GradmodeSession:
-    """The guards of one test session and what they found, test by test."""
+    """The reports of every guard of one test session, and what they found, test by test.
+
+    The reports are held here (not the guards, which die with their Trainers): tests run one after another, so what
+    a report gained since the previous test ended belongs to the test that just ended.
+    """
 
     def __init__(self, policy: str, json_path: str | None) -> None:
+        from gradmode_plugin import dropin
+
         self.policy = policy
         self.json_path = json_path
         self.rows: list[dict[str, Any]] = []
-        self.failed_tests: list[str] = []
-        self._reports: list[Report] = []
+        self.reports: list[Report] = []
+        self._consumed: list[int] = []
         self._environ = os.environ.get("GRADMODE_GUARD")
         # The guards only record (warn: also warn); under raise the test is failed when it ends.
         os.environ["GRADMODE_GUARD"] = "warn" if policy == "warn" else "record"
+        dropin.REPORT_SINK = self.reports
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
+        from gradmode_plugin import dropin
+
+        dropin.REPORT_SINK = None
         if self._environ is None:
             os.environ.pop("GRADMODE_GUARD", None)
         else:
@@ -97,28 +106,24 @@ class _GradmodeSession:
 
     def watch(self, report: Report) -> None:
         """Count ``report``'s violations with those of the guards the entry points make."""
-        self._reports.append(report)
+        self.reports.append(report)
 
-    def _all_reports(self) -> list[Report]:
-        from gradmode_plugin.dropin import CREATED
-
-        return [*self._reports, *(guard.report for guard in list(CREATED))]
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_runtest_setup(self, item: pytest.Item) -> None:
-        item.stash[_BEFORE] = {id(r): len(r.violations) + r.dropped for r in self._all_reports()}
+    def _new_violations(self) -> list[Any]:
+        found = []
+        for i, report in enumerate(self.reports):
+            if i == len(self._consumed):
+                self._consumed.append(0)
+            seen = report.violations[self._consumed[i] :]  # at most the first 1000 of a report are stored
+            found += seen
+            self._consumed[i] += len(seen)
+        return found
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
         outcome = yield
         if call.when != "call":
             return
-        before = item.stash.get(_BEFORE, {})
-        found = []
-        for report in self._all_reports():
-            start = before.get(id(report), 0)
-            found += report.violations[max(0, start - report.dropped) :]
-            before[id(report)] = len(report.violations) + report.dropped
+        found = self._new_violations()
         if not found:
             return
         self.rows += [
@@ -129,7 +134,6 @@ class _GradmodeSession:
             return
         text = "\n".join(["gradmode: evaluation in this test violated:", *(v.describe() for v in found)])
         result = outcome.get_result()
-        self.failed_tests.append(item.nodeid)
         if result.passed:
             result.outcome = "failed"
             result.longrepr = text
@@ -137,13 +141,14 @@ class _GradmodeSession:
             result.sections.append(("gradmode", text))
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        guards = len(self._all_reports())
-        batches = sum(s.batches for r in self._all_reports() for s in r.stages.values())
+        guards = len(self.reports)
+        batches = sum(s.batches for r in self.reports for s in r.stages.values())
+        violations = sum(r.total for r in self.reports)
         tests = len({row["test"] for row in self.rows})
         terminalreporter.section("gradmode")
         terminalreporter.write_line(
             f"gradmode ({self.policy}): {guards} guard(s), {batches} evaluation batch(es) checked, "
-            f"{len(self.rows)} violation(s) in {tests} test(s)"
+            f"{violations} violation(s) in {tests} test(s)"
         )
         for row in self.rows:
             where = row["where"].split(" <- ")[0]
