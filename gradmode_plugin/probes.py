@@ -5,9 +5,8 @@ the checks (``gradmode_plugin.checks``) decide whether it is a violation.
 
 - :class:`SavedTensorProbe`: autograd saving a tensor for backward (a graph that costs memory) in the thread that
   runs the evaluation, through a ``saved_tensors_hooks`` pushed for the stage; free while nothing is saved.
-- :class:`ForwardProbe`: one process-wide module forward hook (``register_module_forward_hook``), filtered to the
-  watched model's modules: outputs that carry a ``grad_fn`` in *any* thread, and normalisation layers running in
-  training mode.
+- :class:`ForwardProbe`: every call of the watched model's modules, in *any* thread (``nn.Module.__call__`` wrapped
+  while a stage runs): outputs that carry a ``grad_fn``, and normalisation layers running in training mode.
 - :data:`FUNCTIONAL`: ``torch.nn.functional`` dropout, batch-norm and instance-norm functions wrapped while a stage
   runs anywhere in the process, reporting calls that train (``training=True``) to the scope of the calling thread.
 - :data:`TRAIN_CALLS`: ``nn.Module.train`` wrapped while a stage runs, so a switch to training mode can be
@@ -21,7 +20,6 @@ import functools
 import inspect
 import logging
 import threading
-import warnings
 from collections.abc import Callable, Iterator
 from types import TracebackType
 from typing import Any, Optional
@@ -29,7 +27,6 @@ from typing import Any, Optional
 import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
-from torch.nn.modules.module import register_module_forward_hook
 
 from gradmode_plugin._state import active_scope, allowed_reason
 from gradmode_plugin.blame import where
@@ -102,12 +99,13 @@ def first_tensor_with_grad_fn(output: Any) -> torch.Tensor | None:
 
 
 class ForwardProbe:
-    """One process-wide forward hook for the stage, filtered to the modules in ``names`` (``id -> name``).
+    """Every call of the modules in ``names`` (``id -> name``), in any thread, while the stage runs.
 
-    ``on_grad_output(name, tensor)`` hears of outputs with a ``grad_fn`` made outside ``allow_grad`` (any thread);
-    ``on_norm_train(name, module)`` of a module in ``norms`` (ids) running in training mode. In the evaluating
-    thread grad mode is off and modules are in eval, so the hook returns after a dict lookup and two flag reads.
-    Global hooks are stored in torch, not on modules: a copy or a pickle of the model carries nothing.
+    ``on_grad_output(name, tensor)`` hears of outputs with a ``grad_fn`` made outside ``allow_grad``;
+    ``on_norm_train(name, module)`` of a module in ``norms`` (ids) running in training mode. It listens to
+    :data:`MODULE_CALLS` (``nn.Module.__call__``, wrapped while any stage runs), which passes on only the calls made
+    in training mode or with grad mode on: in the evaluating thread a module call costs one attribute read and one
+    grad-mode check more. Nothing is stored on the modules: a copy or a pickle of the model carries nothing.
     """
 
     def __init__(self, names: dict[int, str]) -> None:
@@ -115,15 +113,14 @@ class ForwardProbe:
         self.norms: frozenset[int] = frozenset()
         self.on_grad_output: Callable[[str, torch.Tensor], None] | None = None
         self.on_norm_train: Callable[[str, nn.Module], None] | None = None
-        self._handle: torch.utils.hooks.RemovableHandle | None = None
-        self._filter: Any = None
+        self._listening: contextlib.ExitStack | None = None
 
-    def _make_hook(self) -> Callable[[nn.Module, Any, Any], None]:
+    def _make_listener(self) -> Callable[[nn.Module, Any], None]:
         names, norms = self.names, self.norms
         on_grad_output, on_norm_train = self.on_grad_output, self.on_norm_train
         is_grad_enabled, get_allowed = torch.is_grad_enabled, allowed_reason.get
 
-        def hook(module: nn.Module, args: Any, output: Any) -> None:
+        def called(module: nn.Module, output: Any) -> None:
             key = id(module)
             name = names.get(key)
             if name is None:
@@ -135,39 +132,19 @@ class ForwardProbe:
                 if tensor is not None:
                     on_grad_output(name, tensor)
 
-        return hook
+        return called
 
     def __enter__(self) -> ForwardProbe:
-        self._handle = register_module_forward_hook(self._make_hook())
-        self._filter = _ignore_warning(_COMPILE_WITH_GLOBAL_HOOKS)
+        self._listening = contextlib.ExitStack()
+        self._listening.enter_context(MODULE_CALLS.listening(self._make_listener()))
         return self
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        if self._handle is not None:
-            self._handle.remove()
-            self._handle = None
-            _remove_warning_filter(self._filter)
-
-
-# torch warns at every call of a torch.compile'd module while any global module hook exists (the hook fires for the
-# compiled wrapper too, which the probe ignores: it is not among the watched modules). The guard's own hook should
-# not make users' runs noisy: that one warning is ignored while the probe is installed.
-_COMPILE_WITH_GLOBAL_HOOKS = r"Using `torch\.compile\(module\)` when there are global hooks"
-
-
-def _ignore_warning(message: str) -> Any:
-    warnings.filterwarnings("ignore", message=message, category=UserWarning)
-    return warnings.filters[0]
-
-
-def _remove_warning_filter(entry: Any) -> None:
-    with contextlib.suppress(ValueError):  # a warnings.catch_warnings() block that began inside may have ended
-        warnings.filters.remove(entry)
-        mutated = getattr(warnings, "_filters_mutated", None) or getattr(warnings, "_filters_mutated_lock_held", None)
-        if mutated is not None:
-            mutated()
+        if self._listening is not None:
+            self._listening.close()
+            self._listening = None
 
 
 # -- process-wide patches ----------------------------------------------------------------------------------------
@@ -235,8 +212,9 @@ def _dropout(original: Callable[..., torch.Tensor]) -> Callable[..., torch.Tenso
     training_default = bool(inspect.signature(original).parameters["training"].default)
 
     def dropout(input: Tensor, p: float = 0.5, training: bool = training_default, inplace: bool = False) -> Tensor:
-        if not torch.jit.is_scripting() and training and p > 0.0:
-            _notify("train_mode", label)
+        if training and p > 0.0:  # noqa: SIM102 (TorchScript drops only a block guarded by is_scripting() alone)
+            if not torch.jit.is_scripting():
+                _notify("train_mode", label)
         return original(input, p, training, inplace)
 
     return _named_like(dropout, original)
@@ -253,8 +231,9 @@ def _batch_norm(original: Callable[..., torch.Tensor]) -> Callable[..., torch.Te
         momentum: float = 0.1,
         eps: float = 1e-5,
     ) -> Tensor:
-        if not torch.jit.is_scripting() and training and (running_mean is not None or running_var is not None):
-            _notify("running_stats_updated", "F.batch_norm(training=True) with running statistics")
+        if training and (running_mean is not None or running_var is not None):  # noqa: SIM102 (as above)
+            if not torch.jit.is_scripting():
+                _notify("running_stats_updated", "F.batch_norm(training=True) with running statistics")
         return original(input, running_mean, running_var, weight, bias, training, momentum, eps)
 
     return _named_like(batch_norm, original)
@@ -271,8 +250,9 @@ def _instance_norm(original: Callable[..., torch.Tensor]) -> Callable[..., torch
         momentum: float = 0.1,
         eps: float = 1e-5,
     ) -> Tensor:
-        if not torch.jit.is_scripting() and use_input_stats and (running_mean is not None or running_var is not None):
-            _notify("running_stats_updated", "F.instance_norm(use_input_stats=True) with running statistics")
+        if use_input_stats and (running_mean is not None or running_var is not None):  # noqa: SIM102 (as above)
+            if not torch.jit.is_scripting():
+                _notify("running_stats_updated", "F.instance_norm(use_input_stats=True) with running statistics")
         return original(input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps)
 
     return _named_like(instance_norm, original)
@@ -333,3 +313,43 @@ class _TrainCalls:
 
 #: Switches to training mode during a stage, with the line that made them.
 TRAIN_CALLS = _TrainCalls()
+
+
+class _ModuleCalls:
+    """``nn.Module.__call__`` wrapped while a stage runs: listeners hear ``(module, output)`` of every call made in
+    training mode or with grad mode on, in any thread.
+
+    Cheaper than a global module forward hook (``register_module_forward_hook``), whose mere presence sends every
+    module call of the process down ``nn.Module``'s slow path (about 8 us a call on a CPU): this adds one frame, an
+    attribute read and a grad-mode check to each call.
+    """
+
+    def __init__(self) -> None:
+        self._listeners: list[Callable[[nn.Module, Any], None]] = []
+        self.patches = _Patches("torch.nn.Module.__call__", lambda: [(nn.Module, "__call__", self._wrap)])
+
+    def _wrap(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        listeners = self._listeners
+        is_grad_enabled = torch.is_grad_enabled
+
+        def __call__(module: nn.Module, *args: Any, **kwargs: Any) -> Any:
+            output = original(module, *args, **kwargs)
+            if module.training or is_grad_enabled():
+                for listener in list(listeners):
+                    listener(module, output)
+            return output
+
+        return __call__
+
+    @contextlib.contextmanager
+    def listening(self, listener: Callable[[nn.Module, Any], None]) -> Iterator[None]:
+        self._listeners.append(listener)
+        try:
+            with self.patches.active():
+                yield
+        finally:
+            self._listeners.remove(listener)
+
+
+#: Module calls during a stage (graphs built in any thread, normalisation layers running in training mode).
+MODULE_CALLS = _ModuleCalls()

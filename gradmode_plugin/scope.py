@@ -132,6 +132,12 @@ class EvaluationScope:
             self._by_kind: dict[str, Check] = {check.kind: check for check in self._checks}
             self._batch_end_checks = [c for c in self._checks if type(c).batch_end is not Check.batch_end]
             self._batch_start_checks = [c for c in self._checks if type(c).batch_start is not Check.batch_start]
+            # Looked up once: they run at every batch.
+            grad_check = self._by_kind.get("grad_enabled")
+            self._grad_check = grad_check if isinstance(grad_check, GradEnabled) else None
+            output_check = self._by_kind.get("output_requires_grad")
+            self._output_check = output_check if isinstance(output_check, OutputRequiresGrad) else None
+            self._inference = self.mode == "inference"
             stack.enter_context(self.forward)
             stack.enter_context(self.saved_tensors)
             stack.enter_context(FUNCTIONAL.active())
@@ -201,28 +207,28 @@ class EvaluationScope:
 
     def end_batch(self) -> None:
         """A framework's batch ended, its hooks included: check grad mode, raise what is pending."""
-        check = self._by_kind.get("grad_enabled")
-        if isinstance(check, GradEnabled):
-            check.boundary("after the batch's hooks")
-        self.raise_pending()
+        if self._grad_check is not None and torch.is_grad_enabled():
+            self._grad_check.boundary("after the batch's hooks")
+        if self._pending is not None:
+            self.raise_pending()
         self.batch_idx = self.dataloader_idx = None
 
     def boundary(self, when: str) -> None:
         """A framework's stage boundary (e.g. "at the end of the stage"): check grad mode, raise what is pending."""
-        check = self._by_kind.get("grad_enabled")
-        if isinstance(check, GradEnabled):
-            check.boundary(when)
+        if self._grad_check is not None:
+            self._grad_check.boundary(when)
         self.raise_pending()
 
     def _batch_start(self) -> contextlib.AbstractContextManager[None] | None:
         self._batches += 1
         for check in self._batch_start_checks:
             check.batch_start()
-        self.raise_pending()
+        if self._pending is not None:
+            self.raise_pending()
         # The guard's context for the step, where something outside it (a framework's fallback, a caller) left
         # another one. Grad mode found on is reported, not switched off: code that needs it keeps working.
         # Entering a context costs more than the rest of the per-batch work: only when the state is not right.
-        if torch.is_grad_enabled() or torch.is_inference_mode_enabled() == (self.mode == "inference"):
+        if torch.is_grad_enabled() or torch.is_inference_mode_enabled() == self._inference:
             return None
         context = grad_context(self.mode)
         context.__enter__()
@@ -238,13 +244,13 @@ class EvaluationScope:
             return
         for check in self._batch_end_checks:
             check.batch_end()
-        self.raise_pending()
+        if self._pending is not None:
+            self.raise_pending()
 
     def check_output(self, obj: Any, what: str = "step output", where: str | None = None) -> None:
         """Flag a tensor inside ``obj`` that requires grad (it keeps a graph or a parameter alive)."""
-        check = self._by_kind.get("output_requires_grad")
-        if isinstance(check, OutputRequiresGrad):
-            check.check(obj, what, where)
+        if self._output_check is not None:
+            self._output_check.check(obj, what, where)
 
     # -- what checks use -------------------------------------------------------------------------------------
     def where(self, skip: int = 1) -> str | None:

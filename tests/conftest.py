@@ -17,6 +17,7 @@ from tests.helpers.packaging import build_wheel, install_in_fresh_venv
 
 _FUNCTIONAL = {name: getattr(F, name) for name in dir(F) if not name.startswith("_")}
 _TRAIN = nn.Module.train
+_CALL = nn.Module.__call__
 
 
 @pytest.fixture
@@ -55,3 +56,4 @@ def _nothing_left_behind() -> Iterator[None]:
     changed = [name for name, fn in _FUNCTIONAL.items() if getattr(F, name) is not fn]
     assert not changed, f"torch.nn.functional left replaced: {changed}"
     assert nn.Module.train is _TRAIN, "nn.Module.train left replaced"
+    assert nn.Module.__call__ is _CALL, "nn.Module.__call__ left replaced"

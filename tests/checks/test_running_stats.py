@@ -113,7 +113,7 @@ def test_load_state_dict_into_statistics_is_not_an_update() -> None:
     assert scope.report.total == 0 and torch.equal(model.norm.running_mean, other.norm.running_mean)
 
 
-class TestTimeAdaptation(ToyModule):
+class AdaptsAtTestTime(ToyModule):
     """Tent-style adaptation: BatchNorm kept training by the model's own test-eval hook, its affine parameters
     trained on the prediction entropy of each test batch inside allow_grad."""
 
@@ -135,9 +135,9 @@ class TestTimeAdaptation(ToyModule):
 
 
 def test_test_time_adaptation_through_allow_train_and_allow_grad(make_trainer: Any) -> None:
-    def run(guard: GradModeGuard | None) -> TestTimeAdaptation:
+    def run(guard: GradModeGuard | None) -> AdaptsAtTestTime:
         torch.manual_seed(2)
-        model = TestTimeAdaptation()
+        model = AdaptsAtTestTime()
         make_trainer(callbacks=[guard] if guard else [], inference_mode=False).test(model, make_loader())
         return model
 
