@@ -341,8 +341,8 @@ def _enter_exit(ctx: Any) -> None:
 
 
 def _probe_cost(model: nn.Module, us: Callable[..., float], quick: bool) -> dict[str, float]:
-    """One forward (inference mode) bare, with the process-wide forward hook (``nn.Module.__call__`` leaves its
-    hook-free fast path for every module), and with the ``torch.nn.functional`` wrappers too, alternating."""
+    """One forward (inference mode) bare, with the module-call probe (``nn.Module.__call__`` wrapped, as during a
+    stage), and with the ``torch.nn.functional`` wrappers too, alternating."""
     from gradmode_plugin.probes import FUNCTIONAL, ForwardProbe
 
     small = isinstance(model, TinyMLP)
@@ -350,21 +350,21 @@ def _probe_cost(model: nn.Module, us: Callable[..., float], quick: bool) -> dict
     n = (100 if quick else 2000) if small else (2 if quick else 20)
     model.eval()
     names = {id(m): name for name, m in model.named_modules()}
-    plain, hooked, wrapped = [], [], []
+    plain, probed, wrapped = [], [], []
     with torch.inference_mode():
         for _ in range(2 if quick else 3):
             plain.append(us(lambda: model(x), n))
             with ForwardProbe(names):
-                hooked.append(us(lambda: model(x), n))
+                probed.append(us(lambda: model(x), n))
                 with FUNCTIONAL.active():
                     wrapped.append(us(lambda: model(x), n))
     count = len(names)
     return {
         "forward_bare": min(plain),
-        "forward_with_hook": min(hooked),
-        "forward_with_hook_and_functional": min(wrapped),
-        "forward_hook_per_module": round((min(hooked) - min(plain)) / count, 3),
-        "functional_wrappers_per_forward": round(min(wrapped) - min(hooked), 3),
+        "forward_with_call_probe": min(probed),
+        "forward_with_call_probe_and_functional": min(wrapped),
+        "call_probe_per_module": round((min(probed) - min(plain)) / count, 3),
+        "functional_wrappers_per_forward": round(min(wrapped) - min(probed), 3),
     }
 
 

@@ -1,7 +1,8 @@
 """``graph_built``: autograd recorded history during evaluation, in any thread.
 
 Two probes: the saved-tensor hook of the evaluating thread (a graph that costs memory, with the bytes it keeps)
-and the process-wide forward hook (module outputs with a ``grad_fn``, whichever thread ran the module).
+and the module calls of the watched model (``probes.ForwardProbe``: outputs with a ``grad_fn``, whichever thread
+ran the module).
 """
 
 from __future__ import annotations

@@ -96,7 +96,7 @@ def test_finding_a_violation_does_not_sync(
     guard_is_strict: list[str],
     tmp_path: Path,
 ) -> None:
-    """Even the path that records a violation (saved-tensor hook, forward hook, report) stays on the host."""
+    """Even the path that records a violation (saved-tensor hook, module-call probe, report) stays on the host."""
     guard = GradModeGuard(grad_mode="no_grad", on_violation="record")
     make_gpu_trainer(tmp_path, callbacks=[guard]).validate(GpuNet(bug=True), dataloaders=make_loader(), verbose=False)
 
