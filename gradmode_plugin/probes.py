@@ -161,6 +161,9 @@ class _Patches:
         self._lock = threading.Lock()
         self._users = 0
         self._installed: list[tuple[object, str, Any, Any]] = []
+        # A wrapper is made once per original and kept: making one reads signatures (about 0.1 ms each), and a run
+        # with frequent validations installs them at every stage.
+        self._made: dict[tuple[int, str], tuple[Any, Any]] = {}
 
     @contextlib.contextmanager
     def active(self) -> Iterator[None]:
@@ -179,7 +182,10 @@ class _Patches:
     def _install(self) -> None:
         for owner, attr, make in self._targets():
             original = getattr(owner, attr)
-            wrapper = make(original)
+            made = self._made.get((id(owner), attr))
+            if made is None or made[0] is not original:
+                made = self._made[(id(owner), attr)] = (original, make(original))
+            wrapper = made[1]
             setattr(owner, attr, wrapper)
             self._installed.append((owner, attr, original, wrapper))
 
@@ -332,8 +338,22 @@ class _ModuleCalls:
         listeners = self._listeners
         is_grad_enabled = torch.is_grad_enabled
 
+        if not _is_torchs_call(original):
+
+            def __call__(module: nn.Module, *args: Any, **kwargs: Any) -> Any:
+                output = original(module, *args, **kwargs)
+                if module.training or is_grad_enabled():
+                    for listener in list(listeners):
+                        listener(module, output)
+                return output
+
+            return __call__
+
         def __call__(module: nn.Module, *args: Any, **kwargs: Any) -> Any:
-            output = original(module, *args, **kwargs)
+            # torch's own __call__ (Module._wrapped_call_impl), done here instead of called: a module call then
+            # costs no frame more than without the guard.
+            compiled = module._compiled_call_impl
+            output = compiled(*args, **kwargs) if compiled is not None else module._call_impl(*args, **kwargs)
             if module.training or is_grad_enabled():
                 for listener in list(listeners):
                     listener(module, output)
@@ -349,6 +369,17 @@ class _ModuleCalls:
                 yield
         finally:
             self._listeners.remove(listener)
+
+
+def _is_torchs_call(call: Callable[..., Any]) -> bool:
+    """Whether ``call`` is torch's ``Module._wrapped_call_impl`` as :class:`_ModuleCalls` repeats it: the compiled
+    call when there is one, else ``_call_impl``. Any other ``__call__`` (another torch, another patch) is called."""
+    code = getattr(call, "__code__", None)
+    return (
+        call is getattr(nn.Module, "_wrapped_call_impl", None)
+        and code is not None
+        and code.co_names == ("_compiled_call_impl", "_call_impl")
+    )
 
 
 #: Module calls during a stage (graphs built in any thread, normalisation layers running in training mode).

@@ -196,9 +196,21 @@ class EvaluationScope:
         self.steps.step_code = sys._getframe(1).f_code
         return _Batch(self)
 
-    def step(self) -> _Batch:
-        """:meth:`batch` for a framework that announced the batch with :meth:`begin_batch`."""
-        return _Batch(self)
+    def run_step(
+        self, step: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], what: str, where: str | None
+    ) -> Any:
+        """Run a framework's step for the batch announced with :meth:`begin_batch`: in the guard's context, its
+        output checked (``what`` names it, ``where`` is the step's line), the batch checked when it returns.
+        :meth:`batch` for a framework, in one call: it runs at every batch."""
+        context = self._batch_start()
+        try:
+            output = step(*args, **kwargs)
+            self.check_output(output, what, where)
+        except BaseException as exc:
+            self._batch_end(context, exc)
+            raise
+        self._batch_end(context, None)
+        return output
 
     def begin_batch(self, batch_idx: int, dataloader_idx: int | None = None) -> None:
         """A framework's batch begins: what is found from now on (its hooks included) belongs to it."""

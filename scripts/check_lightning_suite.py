@@ -1,4 +1,4 @@
-r"""Acceptance check "Observe, never intrude": Lightning's own test suite, with and without the guard on every Trainer.
+r"""Lightning's own test suite, with and without the guard on every Trainer.
 
 The recipe takes a clone of Lightning's repository (its work tree, its ``.git`` folder or a bare clone; nothing of
 Lightning is copied into this project), exports the tests of a tag (default 2.6.5) with ``git archive`` and runs a

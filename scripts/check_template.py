@@ -1,4 +1,4 @@
-"""Acceptance check "Observe, never intrude": gradmode-plugin in an unmodified lightning-hydra-template.
+"""gradmode-plugin in an unmodified lightning-hydra-template, used as its users use it.
 
 The recipe works on a clone of https://github.com/ashleve/lightning-hydra-template (its work tree, its ``.git``
 folder or a bare clone; the template's HEAD is exported with ``git archive``, nothing of it is copied into this

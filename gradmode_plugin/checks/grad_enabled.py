@@ -42,11 +42,13 @@ class GradEnabled(Check):
             self.scope.found(self.kind, where=self.scope.where(), detail=f"grad mode was enabled {when}")
         return True
 
+    # The per-batch checks read grad mode first: they run at every batch, and it is off at almost all of them.
     def batch_start(self) -> None:
-        self.boundary("at the start of the batch")
+        if torch.is_grad_enabled():
+            self.boundary("at the start of the batch")
 
     def batch_end(self) -> None:
-        self._on_at_last_batch_end = self.boundary("at the end of the batch")
+        self._on_at_last_batch_end = torch.is_grad_enabled() and self.boundary("at the end of the batch")
 
     def stage_end(self) -> None:
         # Still on since the last batch reported it: the same finding.

@@ -37,6 +37,8 @@ class OutputRequiresGrad(Check):
     kind = "output_requires_grad"
 
     def check(self, obj: Any, what: str, where: str | None = None) -> None:
+        if isinstance(obj, torch.Tensor) and not obj.requires_grad:
+            return  # the usual step output (a loss), without a call per batch
         path = find_grad_tensor(obj, what)
         if path is not None:
             self.scope.found(self.kind, where=where, detail=f"{path} requires grad")

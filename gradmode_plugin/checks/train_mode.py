@@ -28,6 +28,7 @@ class TrainMode(Check):
     def start(self) -> None:
         self._switched: dict[int, str | None] = {}
         self._last_found: list[str] = []
+        self._any_training = self.scope.modes.any_training
         self.scope.listen_train_calls(self._switched_to_train)
         self.scope.listen_functional(self.kind, self._functional)
 
@@ -74,7 +75,10 @@ class TrainMode(Check):
         self.scope.found(self.kind, module=top, where=where, detail=detail)
 
     def batch_end(self) -> None:
-        self._check_flags()
+        if self._any_training():  # read here first: it runs at every batch, and almost always finds nothing
+            self._check_flags()
+        else:
+            self._last_found = []
 
     def stage_end(self) -> None:
         if self.scope.final_checks:

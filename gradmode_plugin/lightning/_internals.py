@@ -218,29 +218,23 @@ class StageHooks(Protocol):
     def batch_completed(self) -> None:
         """A batch ended, after every ``on_*_batch_end`` hook."""
 
-    def step_context(self) -> contextlib.AbstractContextManager[None]:
-        """The context the step runs in."""
-
-    def step_returned(self, output: Any, step_name: str) -> None:
-        """The step returned ``output``."""
+    def run_step(self, step: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], what: str) -> Any:
+        """Run the batch's step (``what`` names its output, e.g. "validation_step output") and return its output."""
 
 
 class _GuardedStep:
-    """The strategy's step method for one stage: runs it inside the guard's step context. Its frame marks where the
-    user's step begins in a stack (see :data:`STEP_MARKER`)."""
+    """The strategy's step method for one stage: the guard runs it. Its frame marks where the user's step begins in
+    a stack (see :data:`STEP_MARKER`)."""
 
-    __slots__ = ("hooks", "name", "step")
+    __slots__ = ("run", "step", "what")
 
     def __init__(self, step: Callable[..., Any], hooks: StageHooks, name: str) -> None:
         self.step = step
-        self.hooks = hooks
-        self.name = name
+        self.run = hooks.run_step
+        self.what = f"{name} output"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        with self.hooks.step_context():
-            output = self.step(*args, **kwargs)
-            self.hooks.step_returned(output, self.name)
-        return output
+        return self.run(self.step, args, kwargs, self.what)
 
 
 #: The code of the frame that calls the strategy's step: the user's step is the outermost user frame inside it.
@@ -273,21 +267,21 @@ def stage_touchpoints(
 
         # loops/evaluation_loop.py _evaluation_step and loops/prediction_loop.py _predict_step build the hooks'
         # arguments from the batch index before any on_*_batch_start hook runs.
-        build_kwargs = loop._build_kwargs
+        build_kwargs, batch_begins = loop._build_kwargs, hooks.batch_begins
 
         def batch_kwargs(batch: Any, batch_idx: int, dataloader_idx: int | None) -> Any:
-            hooks.batch_begins(batch_idx, dataloader_idx)
+            batch_begins(batch_idx, dataloader_idx)
             return build_kwargs(batch, batch_idx, dataloader_idx)
 
         stack.enter_context(replaced(loop, "_build_kwargs", batch_kwargs))
 
         # loops/progress.py _Progress.increment_completed: the last call of a batch, after its on_*_batch_end hooks.
         progress = loop.batch_progress
-        increment_completed = progress.increment_completed
+        increment_completed, batch_completed = progress.increment_completed, hooks.batch_completed
 
         def completed() -> None:
             increment_completed()
-            hooks.batch_completed()
+            batch_completed()
 
         stack.enter_context(replaced(progress, "increment_completed", completed))
 

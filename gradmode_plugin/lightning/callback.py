@@ -21,6 +21,7 @@ Every Lightning internal used lives in :mod:`gradmode_plugin.lightning._internal
 from __future__ import annotations
 
 import contextlib
+import functools
 import inspect
 import logging
 from collections.abc import Callable
@@ -268,27 +269,19 @@ class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
 
 
 class _Hooks:
-    """What the Lightning touchpoints of one stage tell the scope."""
+    """What the Lightning touchpoints of one stage tell the scope. The per-batch ones are the scope's own methods,
+    bound: they run at every batch, and a forwarding frame each would cost more than the work."""
 
     def __init__(self, scope: EvaluationScope, step: Any) -> None:
         self.scope = scope
-        self.step_location = code_location(inspect.unwrap(getattr(step, "func", step))) if step is not None else None
+        location = code_location(inspect.unwrap(getattr(step, "func", step))) if step is not None else None
+        self.batch_begins = scope.begin_batch
+        self.batch_completed = scope.end_batch
+        self.run_step = functools.partial(scope.run_step, where=location)
 
     def modes_captured(self) -> None:
         if not self.scope.modes_set:
             self.scope.set_modes()
-
-    def batch_begins(self, batch_idx: int, dataloader_idx: int | None) -> None:
-        self.scope.begin_batch(batch_idx, dataloader_idx)
-
-    def batch_completed(self) -> None:
-        self.scope.end_batch()
-
-    def step_context(self) -> contextlib.AbstractContextManager[None]:
-        return self.scope.step()
-
-    def step_returned(self, output: Any, step_name: str) -> None:
-        self.scope.check_output(output, f"{step_name} output", where=self.step_location)
 
 
 def _distributed_initialized() -> bool:
