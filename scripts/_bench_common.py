@@ -9,6 +9,7 @@ import json
 import logging
 import os
 import platform
+import random
 import statistics
 import sys
 import time
@@ -94,6 +95,16 @@ def median(values: Sequence[float]) -> float:
 def ratios(times: dict[str, list[float]], arm: str, base: str) -> list[float]:
     """Per-round ratios ``arm / base``."""
     return [a / b for a, b in zip(times[arm], times[base])]
+
+
+def median_ci(values: Sequence[float], *, level: float = 0.95, resamples: int = 2000) -> tuple[float, float]:
+    """Bootstrap confidence interval of the median (fixed seed: the same data give the same interval)."""
+    if not values:
+        return float("nan"), float("nan")
+    rng = random.Random(0)
+    medians = sorted(statistics.median(rng.choices(values, k=len(values))) for _ in range(resamples))
+    tail = (1.0 - level) / 2
+    return medians[int(tail * resamples)], medians[min(resamples - 1, int((1.0 - tail) * resamples))]
 
 
 def best_of(fn: Callable[[], Any], *, number: int, repeat: int) -> float:

@@ -156,6 +156,7 @@ def summarise(wall: common.Times, cpu: common.Times, base: str, per: int, unit: 
         per_round = common.ratios(wall, arm, base)
         out["ratios"][arm] = {
             "median": common.median(per_round),
+            "median_ci95": list(common.median_ci(per_round)),
             "cpu_median": common.median(common.ratios(cpu, arm, base)),
             "per_round": per_round,
             f"added_us_per_{unit}": (common.median(wall[arm]) - common.median(wall[base])) / per * 1e6,
@@ -412,6 +413,7 @@ def _row(label: str, guard: str, res: dict[str, Any], arm: str, base: str, unit:
         res["arms"][base]["median_s"],
         res["arms"][arm]["median_s"],
         ratio["median"],
+        "{:.3f}-{:.3f}".format(*ratio["median_ci95"]),
         ratio["cpu_median"],
         ratio[f"added_us_per_{unit}"],
         ratio[f"cpu_added_us_per_{unit}"],
@@ -437,6 +439,7 @@ def print_tables(results: dict[str, Any]) -> None:
         "without (s)",
         "with (s)",
         "ratio (wall)",
+        "95% CI",
         "ratio (CPU)",
         "added us/batch (wall)",
         "added us/batch (CPU)",
