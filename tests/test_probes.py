@@ -1,0 +1,62 @@
+"""The module-call probe: torch's own ``__call__`` repeated, or called when it is not the one the probe knows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import torch
+from torch import nn
+
+from gradmode_plugin.probes import MODULE_CALLS, _is_torchs_call
+
+
+def test_torchs_call_is_recognised_and_anything_else_is_not() -> None:
+    assert _is_torchs_call(nn.Module.__call__)
+    assert not _is_torchs_call(lambda module, *args: None)
+
+
+def test_module_calls_compute_the_same_and_are_heard_with_grad_on() -> None:
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 3), nn.ReLU())
+    x = torch.randn(2, 4)
+    expected = model(x)
+    heard: list[tuple[nn.Module, Any]] = []
+    with MODULE_CALLS.listening(lambda module, output: heard.append((module, output))):
+        assert nn.Module.__call__ is not nn.Module._wrapped_call_impl
+        out = model(x)
+        with torch.no_grad():
+            model.eval()(x)  # eval and grad off: the fast path, nothing heard
+    assert torch.equal(out, expected)
+    assert [type(m) for m, _ in heard] == [nn.Linear, nn.ReLU, nn.Sequential]
+    assert nn.Module.__call__ is nn.Module._wrapped_call_impl
+
+
+def test_a_compiled_call_is_used_as_torch_would() -> None:
+    model = nn.Linear(4, 3)
+    calls: list[int] = []
+
+    def compiled(*args: Any, **kwargs: Any) -> torch.Tensor:
+        calls.append(1)
+        return model._call_impl(*args, **kwargs)
+
+    model._compiled_call_impl = compiled  # what nn.Module.compile() sets
+    with MODULE_CALLS.listening(lambda module, output: None):
+        model(torch.randn(1, 4))
+    assert calls == [1]
+
+
+def test_another_call_in_place_is_called_not_repeated(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[str] = []
+    torchs = nn.Module.__call__
+
+    def theirs(module: nn.Module, *args: Any, **kwargs: Any) -> Any:
+        seen.append(type(module).__name__)
+        return torchs(module, *args, **kwargs)
+
+    monkeypatch.setattr(nn.Module, "__call__", theirs)
+    heard: list[nn.Module] = []
+    with MODULE_CALLS.listening(lambda module, output: heard.append(module)):
+        nn.Linear(4, 3)(torch.randn(1, 4))
+    assert seen == ["Linear"] and len(heard) == 1
+    assert nn.Module.__call__ is theirs
