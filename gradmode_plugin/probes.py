@@ -274,17 +274,33 @@ def _functional_targets() -> list[tuple[object, str, Callable[..., Any]]]:
 FUNCTIONAL = _Patches("torch.nn.functional", _functional_targets)
 
 
-class _TrainCalls:
+class _Listened:
+    """A method of ``nn.Module`` wrapped while at least one listener listens (:meth:`listening`)."""
+
+    def __init__(self, attr: str) -> None:
+        self._listeners: list[Callable[..., None]] = []
+        self.patches = _Patches(f"torch.nn.Module.{attr}", lambda: [(nn.Module, attr, self._wrap)])
+
+    def _wrap(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        raise NotImplementedError
+
+    @contextlib.contextmanager
+    def listening(self, listener: Callable[..., None]) -> Iterator[None]:
+        self._listeners.append(listener)
+        try:
+            with self.patches.active():
+                yield
+        finally:
+            self._listeners.remove(listener)
+
+
+class _TrainCalls(_Listened):
     """``nn.Module.train`` wrapped while a stage runs: every listener hears ``(module, where)`` for each module
     switched to training mode, with ``where`` the user's line that made the outermost ``train()`` call."""
 
     def __init__(self) -> None:
-        self._listeners: list[Callable[[nn.Module, Callable[[], str | None]], None]] = []
+        super().__init__("train")
         self._local = threading.local()
-        self.patches = _Patches("torch.nn.Module.train", self._targets)
-
-    def _targets(self) -> list[tuple[object, str, Callable[..., Any]]]:
-        return [(nn.Module, "train", self._wrap)]
 
     def _wrap(self, original: Callable[..., nn.Module]) -> Callable[..., nn.Module]:
         listeners, local = self._listeners, self._local
@@ -307,44 +323,37 @@ class _TrainCalls:
 
         return train
 
-    @contextlib.contextmanager
-    def listening(self, listener: Callable[[nn.Module, Callable[[], str | None]], None]) -> Iterator[None]:
-        self._listeners.append(listener)
-        try:
-            with self.patches.active():
-                yield
-        finally:
-            self._listeners.remove(listener)
-
 
 #: Switches to training mode during a stage, with the line that made them.
 TRAIN_CALLS = _TrainCalls()
 
 
-class _ModuleCalls:
+class _ModuleCalls(_Listened):
     """``nn.Module.__call__`` wrapped while a stage runs: listeners hear ``(module, output)`` of every call made in
     training mode or with grad mode on, in any thread.
 
     Cheaper than a global module forward hook (``register_module_forward_hook``), whose mere presence sends every
-    module call of the process down ``nn.Module``'s slow path (about 8 us a call on a CPU): this adds one frame, an
-    attribute read and a grad-mode check to each call.
+    module call of the process down ``nn.Module``'s slow path (about 8 us a call on a CPU): the wrapper repeats
+    torch's own ``__call__`` (no frame more) and adds an attribute read and a grad-mode check to each call.
     """
 
     def __init__(self) -> None:
-        self._listeners: list[Callable[[nn.Module, Any], None]] = []
-        self.patches = _Patches("torch.nn.Module.__call__", lambda: [(nn.Module, "__call__", self._wrap)])
+        super().__init__("__call__")
 
     def _wrap(self, original: Callable[..., Any]) -> Callable[..., Any]:
         listeners = self._listeners
         is_grad_enabled = torch.is_grad_enabled
+
+        def heard(module: nn.Module, output: Any) -> None:
+            for listener in list(listeners):
+                listener(module, output)
 
         if not _is_torchs_call(original):
 
             def __call__(module: nn.Module, *args: Any, **kwargs: Any) -> Any:
                 output = original(module, *args, **kwargs)
                 if module.training or is_grad_enabled():
-                    for listener in list(listeners):
-                        listener(module, output)
+                    heard(module, output)
                 return output
 
             return __call__
@@ -355,20 +364,10 @@ class _ModuleCalls:
             compiled = module._compiled_call_impl
             output = compiled(*args, **kwargs) if compiled is not None else module._call_impl(*args, **kwargs)
             if module.training or is_grad_enabled():
-                for listener in list(listeners):
-                    listener(module, output)
+                heard(module, output)
             return output
 
         return __call__
-
-    @contextlib.contextmanager
-    def listening(self, listener: Callable[[nn.Module, Any], None]) -> Iterator[None]:
-        self._listeners.append(listener)
-        try:
-            with self.patches.active():
-                yield
-        finally:
-            self._listeners.remove(listener)
 
 
 def _is_torchs_call(call: Callable[..., Any]) -> bool:
