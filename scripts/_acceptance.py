@@ -12,7 +12,8 @@ lives here, once:
 - the frozen plugin and its environment: :func:`build_wheel` (from a copy of the checkout), and :func:`make_venv`,
   a virtual environment that reuses this interpreter's site-packages through a ``.pth`` path entry to a folder of
   links (:func:`reused_site_packages`, gradmode-plugin left out) and installs the wheel regularly;
-- JUnit reports: outcomes (:data:`PASSED` ...), :func:`case_outcome`, :func:`record_outcome`, :func:`count_outcomes`;
+- JUnit reports: outcomes (:data:`PASSED` ...), :func:`case_outcome`, :func:`record_outcome`, :func:`count_outcomes`,
+  and :func:`outcome_changes` between the run without the guard and the run with it;
 - the command line (:func:`argument_parser`: the repository, ``--workdir``, ``--keep``, ``--project``) and the
   work directory's life.
 
@@ -342,6 +343,23 @@ def count_outcomes(outcomes: Mapping[str, str], tests: Iterable[str] | None = No
     """How many of ``tests`` (default: all) had each outcome of :data:`KINDS` (a missing test counts in none)."""
     counter = Counter(outcomes.values() if tests is None else (outcomes.get(t, MISSING) for t in tests))
     return {kind: counter.get(kind, 0) for kind in KINDS}
+
+
+@dataclass(frozen=True)
+class OutcomeChanges:
+    """How the outcomes of a run with the guard differ from those of the run without it."""
+
+    tests: list[str]  # every test of either run, sorted
+    differ: list[str]  # tests whose outcome differs (a test missing from one run differs)
+    regressions: list[str]  # of them, tests that pass without the guard and not with it
+
+
+def outcome_changes(without: Mapping[str, str], with_guard: Mapping[str, str]) -> OutcomeChanges:
+    """Compare the outcomes per test id of the run without the guard and the run with it."""
+    tests = sorted(set(without) | set(with_guard))
+    differ = [t for t in tests if without.get(t, MISSING) != with_guard.get(t, MISSING)]
+    regressions = [t for t in differ if without.get(t) == PASSED]
+    return OutcomeChanges(tests, differ, regressions)
 
 
 # -- the command line ----------------------------------------------------------------------------------------------

@@ -64,7 +64,7 @@ from xml.etree import ElementTree
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _acceptance as acceptance
-from _acceptance import ERROR, FAILED, KINDS, MISSING, PASSED, Run, SetupError, checked, progress, run
+from _acceptance import ERROR, FAILED, KINDS, MISSING, Run, SetupError, checked, progress, run
 
 PROBE: Final[Path] = Path(__file__).resolve().with_name("_lightning_suite_probe.py")
 DEFAULT_TAG: Final[str] = "2.6.5"
@@ -370,9 +370,10 @@ def selected_path(test: str, paths: Sequence[str]) -> str:
 
 def compare(
     plain: Pass, guarded: Pass, own: Probed, children: Probed, paths: Sequence[str]
-) -> tuple[list[str], list[str]]:
-    """Print the comparison; return (regressions, violation lines)."""
-    tests = sorted(set(plain.outcomes) | set(guarded.outcomes))
+) -> tuple[acceptance.OutcomeChanges, list[str]]:
+    """Print the comparison; return (how the outcomes changed, violation lines)."""
+    changes = acceptance.outcome_changes(plain.outcomes, guarded.outcomes)
+    tests, differ, regressions = changes.tests, changes.differ, changes.regressions
     print("\n== outcomes ==")
     print(f"{'':<34} {'without guard':>14} {'with guard':>11}")
     pc, gc = plain.counts(), guarded.counts()
@@ -430,8 +431,6 @@ def compare(
     for line in violation_lines:
         print(f"  {line}")
 
-    differ = [t for t in tests if plain.outcomes.get(t, MISSING) != guarded.outcomes.get(t, MISSING)]
-    regressions = [t for t in tests if plain.outcomes.get(t) == PASSED and guarded.outcomes.get(t, MISSING) != PASSED]
     print(f"\n== {len(differ)} test(s) with a different outcome ({len(regressions)} pass only without the guard) ==")
     for test in differ:
         print(
@@ -450,7 +449,7 @@ def compare(
     )
     for test in both:
         print(f"  {short(test)}: {plain.outcomes[test]}: {plain.reasons.get(test, '')[:240]}")
-    return regressions, violation_lines
+    return changes, violation_lines
 
 
 # -- main ----------------------------------------------------------------------------------------------------------
@@ -531,7 +530,8 @@ def check(args: argparse.Namespace, workdir: Path) -> int:
         f"pytest {environment.versions.get('pytest')}, gradmode-plugin {environment.versions.get('gradmode-plugin')} "
         f"({wheel.name}, from {source})"
     )
-    regressions, violations = compare(plain, guarded, own, children, args.paths)
+    changes, violations = compare(plain, guarded, own, children, args.paths)
+    regressions = changes.regressions
 
     data = guarded.gradmode or {}
     checked_batches = max(int(data.get("batches", 0)), own.batches) + children.batches
@@ -565,11 +565,7 @@ def check(args: argparse.Namespace, workdir: Path) -> int:
         },
         "violations": violations,
         "regressions": regressions,
-        "differ": {
-            t: [plain.outcomes.get(t, MISSING), guarded.outcomes.get(t, MISSING)]
-            for t in sorted(set(plain.outcomes) | set(guarded.outcomes))
-            if plain.outcomes.get(t, MISSING) != guarded.outcomes.get(t, MISSING)
-        },
+        "differ": {t: [plain.outcomes.get(t, MISSING), guarded.outcomes.get(t, MISSING)] for t in changes.differ},
     }
     (workdir / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     print("\n== verdict ==")

@@ -491,7 +491,8 @@ def run_suite(setup: Setup, workdir: Path, timeout: float, test_timeout: float, 
 
 
 def compare_suites(plain: Suite, guarded: Suite, outcome: Outcome) -> None:
-    tests = sorted(set(plain.outcomes) | set(guarded.outcomes))
+    changes = acceptance.outcome_changes(plain.outcomes, guarded.outcomes)
+    tests, differ, regressions = changes.tests, changes.differ, changes.regressions
     width = max((len(t) for t in tests), default=10)
     print(f"\n{'template test':<{width}}  {'without guard':>13}  {'with guard':>10}  guard seen (with guard)")
     for test in tests:
@@ -504,7 +505,6 @@ def compare_suites(plain: Suite, guarded: Suite, outcome: Outcome) -> None:
         print(f"{kind:<{width}}  {plain.counts()[kind]:>13}  {guarded.counts()[kind]:>10}")
     print(f"{'wall time':<{width}}  {plain.run.seconds:>12.0f}s  {guarded.run.seconds:>9.0f}s")
 
-    differ = [t for t in tests if plain.outcomes.get(t, MISSING) != guarded.outcomes.get(t, MISSING)]
     print(f"\n{len(differ)} test(s) with a different outcome" + (":" if differ else ""))
     for test in differ:
         print(f"  {test}: {plain.outcomes.get(test, MISSING)} -> {guarded.outcomes.get(test, MISSING)}")
@@ -521,7 +521,6 @@ def compare_suites(plain: Suite, guarded: Suite, outcome: Outcome) -> None:
         print(f"the guard showed up WITHOUT the guard in: {', '.join(leaked)}")
     print()
 
-    regressions = [t for t in tests if plain.outcomes.get(t) == PASSED and guarded.outcomes.get(t) != PASSED]
     outcome.check(
         "template tests: every test that passes without the guard passes with it",
         not regressions,
