@@ -20,7 +20,8 @@ from types import CodeType, FrameType
 from typing import Any, Final, Literal
 
 import torch
-import torch.utils._contextlib
+
+from gradmode_plugin._torch_internals import CONTEXTLIB_FILE
 
 Origin = Literal["own", "installed", "machinery", "dropped"]
 
@@ -158,9 +159,28 @@ def where(skip: int = 1, *, step: StepLocator | None = None, depth: int = 3) -> 
     the step's line in the evaluating thread (``while ...``).
     """
     frame: FrameType | None = sys._getframe(skip + 1)
+    return _describe(list(_outward(frame)), frame, step, depth)
+
+
+def where_raised(error: BaseException, *, step: StepLocator | None = None, depth: int = 3) -> str | None:
+    """:func:`where` for an exception on its way up: the user's lines from where it was raised out to the caller's
+    caller (the frames its traceback has passed through, then the current stack)."""
+    raised: list[FrameType] = []
+    tb = error.__traceback__
+    while tb is not None:
+        raised.append(tb.tb_frame)
+        tb = tb.tb_next
+    raised.reverse()  # innermost first
+    caller = sys._getframe(2)
+    outer = list(_outward(caller))
+    return _describe(raised + [f for f in outer if f not in raised], caller, step, depth)
+
+
+def _describe(frames: list[FrameType], stack: FrameType | None, step: StepLocator | None, depth: int) -> str | None:
+    """``frames`` (innermost first) as the user's lines; ``stack`` is the live stack the step is looked for in."""
     own: list[FrameType] = []
     installed: list[FrameType] = []
-    for f in _outward(frame):
+    for f in frames:
         if len(own) >= depth:
             break
         origin = ORIGINS.of(f.f_code.co_filename)
@@ -170,7 +190,7 @@ def where(skip: int = 1, *, step: StepLocator | None = None, depth: int = 3) -> 
             installed.append(f)
     parts = [describe_frame(f) for f in (own or installed)]
     if step is not None:
-        step_frame = step.find(frame)
+        step_frame = step.find(stack)
         if step_frame is not None:
             if step_frame not in own:
                 parts.append(describe_frame(step_frame))
@@ -189,9 +209,6 @@ def code_location(fn: Any) -> str | None:
     return f"{code.co_filename}:{code.co_firstlineno} in {code.co_name}"
 
 
-_CONTEXTLIB_FILE = os.path.abspath(torch.utils._contextlib.__file__)
-
-
 def grad_decorator(skip: int = 1) -> str | None:
     """``@torch.enable_grad() on fn (file:line)`` when a function decorated to enable grad encloses the caller.
 
@@ -200,7 +217,7 @@ def grad_decorator(skip: int = 1) -> str | None:
     """
     for f in _outward(sys._getframe(skip + 1)):
         filename = f.f_code.co_filename
-        if not filename.endswith("_contextlib.py") or os.path.abspath(filename) != _CONTEXTLIB_FILE:
+        if not filename.endswith("_contextlib.py") or os.path.abspath(filename) != CONTEXTLIB_FILE:
             continue
         context = getattr(f.f_locals.get("ctx_factory"), "__self__", None)
         func = f.f_locals.get("func")

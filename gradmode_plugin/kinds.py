@@ -9,7 +9,14 @@ from __future__ import annotations
 import dataclasses
 from typing import Final
 
-from gradmode_plugin.checks import grad_enabled, graph_built, output_requires_grad, params_changed, running_stats
+from gradmode_plugin.checks import (
+    grad_enabled,
+    graph_built,
+    inference_tensor,
+    output_requires_grad,
+    params_changed,
+    running_stats,
+)
 from gradmode_plugin.checks import train_mode as train_mode_check
 from gradmode_plugin.checks.base import Check
 
@@ -72,6 +79,12 @@ REGISTRY: Final[tuple[Kind, ...]] = (
         "(check_params=True) a parameter or buffer was written or replaced during evaluation",
         params_changed.HINT,
         params_changed.ParamsChanged,
+    ),
+    Kind(
+        "inference_tensor_stored",
+        "evaluation under inference mode left an inference tensor on the model (a cache, a buffer, lazy parameters)",
+        inference_tensor.HINT,
+        inference_tensor.InferenceTensorStored,
     ),
 )
 

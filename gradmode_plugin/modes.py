@@ -101,20 +101,29 @@ _INFERENCE_ERRORS: Final[tuple[str, ...]] = (
 )
 
 
+#: The two ways out of a failure that inference mode causes in code that needs autograd.
+INFERENCE_WAYS_OUT: Final[str] = (
+    "mark that code with `with gradmode_plugin.allow_grad('reason'):` and clone the tensors it takes from the batch "
+    "inside the block (x = x.clone().requires_grad_()), or run the stage under grad_mode='no_grad'"
+)
+
+
+def is_inference_error(err: BaseException) -> bool:
+    """Whether ``err`` is PyTorch refusing something because of inference mode."""
+    if not isinstance(err, RuntimeError) or isinstance(err, (GradModeViolation, GradModeContextError)):
+        return False
+    text = str(err).lower()
+    return any(marker in text for marker in _INFERENCE_ERRORS)
+
+
 def explain_inference_error(err: BaseException, choice: GradContextChoice) -> str | None:
     """When ``err`` is PyTorch failing because of ``inference_mode`` that the guard chose, the explanation."""
-    if choice.mode != "inference" or not choice.by_guard or not isinstance(err, RuntimeError):
-        return None
-    if isinstance(err, (GradModeViolation, GradModeContextError)):
-        return None
-    text = str(err).lower()
-    if not any(marker in text for marker in _INFERENCE_ERRORS):
+    if choice.mode != "inference" or not choice.by_guard or not is_inference_error(err):
         return None
     return (
         f"gradmode: this step failed inside PyTorch under torch.inference_mode(), which the guard chose "
-        f"({choice.reason}). Code that needs autograd during evaluation cannot run there. Either mark it with "
-        "`with gradmode_plugin.allow_grad('reason'):` and clone the tensors it takes from the batch inside the "
-        "block (x = x.clone().requires_grad_()), or run the stage under grad_mode='no_grad'.\n"
+        f"({choice.reason}). Code that needs autograd during evaluation cannot run there. Either "
+        f"{INFERENCE_WAYS_OUT}.\n"
         f"PyTorch said: {type(err).__name__}: {err}"
     )
 
@@ -145,16 +154,20 @@ def _similar(pattern: str, names: list[str]) -> list[str]:
 
 
 class ModuleModes:
-    """Records every submodule's ``training`` flag and sets evaluation modes: eval everywhere, train for the
-    modules matched by ``allow_train`` (and their children), which are also the ones never checked.
+    """Records every submodule's ``training`` flag; knows the modules ``allow_train`` matches (with their children:
+    the ones never checked) and the ones it checks.
 
-    ``restore()`` assigns the recorded flags back, so a frozen backbone stays in eval and the effect of a
-    custom ``train()`` override is kept exactly as it was.
+    It never assigns an evaluation flag: the modes during evaluation are what the model's own code makes of
+    ``eval()`` (Lightning's ``on_*_model_eval`` hook, or ``model.eval()`` for a plain scope), so a ``train()``
+    override that skips a child is seen, not masked. :meth:`train_allowed_modules` then puts the allowed modules in
+    training mode, as asked. ``restore()`` assigns the recorded flags back, so a frozen backbone stays in eval and
+    the effect of a custom ``train()`` override is kept exactly as it was.
 
     Example:
         >>> model = nn.Sequential(nn.Linear(2, 2), nn.Dropout())
         >>> modes = ModuleModes(model, allow_train=("1",))
-        >>> modes.apply()
+        >>> _ = model.eval()
+        >>> modes.train_allowed_modules()
         >>> model[0].training, model[1].training
         (False, True)
         >>> modes.restore()
@@ -168,6 +181,8 @@ class ModuleModes:
         self._saved = [(m, m.training) for _, m in named]
         #: ``id(module) -> name`` for every module of the model when the stage started.
         self.names: dict[int, str] = {id(m): name for name, m in named}
+        #: ``name -> module`` (``get_submodule`` is not supported on TorchScript modules).
+        self.modules: dict[str, nn.Module] = dict(named)
         all_names = [name for name, _ in named]
         self.train_allowed, self.covered = _covered_names(all_names, allow_train)
         unmatched = [p for p in allow_train if not any(fnmatch.fnmatchcase(n, p) for n in self.covered)]
@@ -176,20 +191,10 @@ class ModuleModes:
         self.checked: tuple[tuple[str, nn.Module], ...] = tuple((n, m) for n, m in named if n not in self.covered)
         self._checked_modules = tuple(m for _, m in self.checked)
 
-    def apply(self, call_eval: bool = True) -> None:
-        """Eval mode everywhere, train mode for allowed modules.
-
-        With ``call_eval`` through ``model.eval()`` and ``train()`` (custom overrides run); otherwise by assigning
-        the flags, which calls no method of the model (a framework's own eval hook follows and has the last word).
-        """
-        modules = dict(self.model.named_modules())
-        if call_eval:
-            self.model.eval()
-            for name in self.train_allowed:
-                modules[name].train()
-            return
-        for name, module in modules.items():
-            module.training = name in self.covered
+    def train_allowed_modules(self) -> None:
+        """Put the modules ``allow_train`` matches in training mode, through their own ``train()``."""
+        for name in self.train_allowed:
+            self.modules[name].train()
 
     def training_modules(self) -> list[str]:
         """Names of checked (not allowed) modules in training mode, top-most first."""

@@ -6,19 +6,27 @@ the checks (``gradmode_plugin.checks``) decide whether it is a violation.
 - :class:`SavedTensorProbe`: autograd saving a tensor for backward (a graph that costs memory) in the thread that
   runs the evaluation, through a ``saved_tensors_hooks`` pushed for the stage; free while nothing is saved.
 - :class:`ForwardProbe`: every call of the watched model's modules, in *any* thread (``nn.Module.__call__`` wrapped
-  while a stage runs): outputs that carry a ``grad_fn``, and normalisation layers running in training mode.
-- :data:`FUNCTIONAL`: ``torch.nn.functional`` dropout, batch-norm and instance-norm functions wrapped while a stage
-  runs anywhere in the process, reporting calls that train (``training=True``) to the scope of the calling thread.
+  while a stage runs): outputs that carry a ``grad_fn``, normalisation layers running in training mode, and calls
+  that fail in another thread because of inference mode.
+- :data:`TRAINING_CALLS`: the functions that train whatever the module flags say, wrapped while a stage runs anywhere
+  in the process: the dropout kernels (``torch.dropout``, ``torch.feature_dropout``, ``torch.alpha_dropout``,
+  ``torch.feature_alpha_dropout`` and their in-place forms, on ``torch`` and on ``torch._VF``, through which every
+  ``torch.nn.functional`` dropout runs, however it was imported), ``F.scaled_dot_product_attention`` with
+  ``dropout_p > 0``, and ``F.batch_norm``/``F.instance_norm`` given running statistics. A call that trains is
+  reported to the scope of the calling thread, or, in another thread, to the scope whose model's module is running
+  further up that thread's stack.
 - :data:`TRAIN_CALLS`: ``nn.Module.train`` wrapped while a stage runs, so a switch to training mode can be
   blamed on the line that made it.
+
+The operator audit of each stage's first batch (paths none of these sees) is :mod:`gradmode_plugin.audit`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import inspect
 import logging
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from types import TracebackType
@@ -28,7 +36,8 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from gradmode_plugin._state import active_scope, allowed_reason
+from gradmode_plugin import _torch_internals as internals
+from gradmode_plugin._state import active_scope, allowed_reason, live_scopes
 from gradmode_plugin.blame import where
 
 log = logging.getLogger("gradmode_plugin")
@@ -54,13 +63,13 @@ class SavedTensorProbe:
         return tensor.detach()
 
     def __enter__(self) -> SavedTensorProbe:
-        torch._C._autograd._push_saved_tensors_default_hooks(self._pack, _unpack)
+        internals.push_saved_tensors_hooks(self._pack, _unpack)
         return self
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        torch._C._autograd._pop_saved_tensors_default_hooks()
+        internals.pop_saved_tensors_hooks()
 
 
 def _unpack(tensor: torch.Tensor) -> torch.Tensor:
@@ -70,19 +79,20 @@ def _unpack(tensor: torch.Tensor) -> torch.Tensor:
 @contextlib.contextmanager
 def lifted_saved_tensor_probe() -> Iterator[None]:
     """Take the guard's saved-tensor hook off this thread's stack for the block, when it is the innermost one."""
-    top = torch._C._autograd._top_saved_tensors_default_hooks(False)
+    top = internals.top_saved_tensors_hooks()
     ours = top is not None and getattr(top[0], "__func__", None) is SavedTensorProbe._pack
     if not ours:
         yield
         return
-    torch._C._autograd._pop_saved_tensors_default_hooks()
+    assert top is not None
+    internals.pop_saved_tensors_hooks()
     try:
         yield
     finally:
-        torch._C._autograd._push_saved_tensors_default_hooks(*top)
+        internals.push_saved_tensors_hooks(*top)
 
 
-# -- module forward ----------------------------------------------------------------------------------------------
+# -- module calls ------------------------------------------------------------------------------------------------
 def first_tensor_with_grad_fn(output: Any) -> torch.Tensor | None:
     if isinstance(output, torch.Tensor):
         return output if output.grad_fn is not None else None
@@ -102,10 +112,12 @@ class ForwardProbe:
     """Every call of the modules in ``names`` (``id -> name``), in any thread, while the stage runs.
 
     ``on_grad_output(name, tensor)`` hears of outputs with a ``grad_fn`` made outside ``allow_grad``;
-    ``on_norm_train(name, module)`` of a module in ``norms`` (ids) running in training mode. It listens to
-    :data:`MODULE_CALLS` (``nn.Module.__call__``, wrapped while any stage runs), which passes on only the calls made
-    in training mode or with grad mode on: in the evaluating thread a module call costs one attribute read and one
-    grad-mode check more. Nothing is stored on the modules: a copy or a pickle of the model carries nothing.
+    ``on_norm_train(name, module)`` of a module in ``norms`` (ids) running in training mode; ``on_error(name,
+    error)`` of a call that raised a ``RuntimeError`` (once per error: the innermost watched module it went through).
+    It listens to :data:`MODULE_CALLS` (``nn.Module.__call__``, wrapped while any stage runs), which passes on only
+    the calls made in training mode or with grad mode on, and failed ones: in the evaluating thread a module call
+    costs one attribute read and one grad-mode check more. Nothing is stored on the modules: a copy or a pickle of
+    the model carries nothing.
     """
 
     def __init__(self, names: dict[int, str]) -> None:
@@ -113,7 +125,9 @@ class ForwardProbe:
         self.norms: frozenset[int] = frozenset()
         self.on_grad_output: Callable[[str, torch.Tensor], None] | None = None
         self.on_norm_train: Callable[[str, nn.Module], None] | None = None
+        self.on_error: Callable[[str, RuntimeError], None] | None = None
         self._listening: contextlib.ExitStack | None = None
+        self._last_error = threading.local()
 
     def _make_listener(self) -> Callable[[nn.Module, Any], None]:
         names, norms = self.names, self.norms
@@ -134,9 +148,16 @@ class ForwardProbe:
 
         return called
 
+    def _failed(self, module: nn.Module, error: RuntimeError) -> None:
+        name = self.names.get(id(module))
+        if name is None or self.on_error is None or getattr(self._last_error, "error", None) is error:
+            return
+        self._last_error.error = error  # the outer modules it propagates through are not the place
+        self.on_error(name, error)
+
     def __enter__(self) -> ForwardProbe:
         self._listening = contextlib.ExitStack()
-        self._listening.enter_context(MODULE_CALLS.listening(self._make_listener()))
+        self._listening.enter_context(MODULE_CALLS.listening(self._make_listener(), self._failed))
         return self
 
     def __exit__(
@@ -148,8 +169,12 @@ class ForwardProbe:
 
 
 # -- process-wide patches ----------------------------------------------------------------------------------------
+_MISSING = object()
+
+
 class _Patches:
-    """Attributes of torch replaced while at least one stage runs anywhere in the process, then put back.
+    """Attributes replaced while at least one stage runs anywhere in the process, then put back exactly (an
+    attribute the owner did not hold itself, such as ``torch._VF``'s, is removed again).
 
     A wrapper only routes what it sees to the guard and always calls the original: with no stage in the calling
     thread it is a pass-through. If someone else replaced the attribute meanwhile, theirs is left in place.
@@ -160,7 +185,7 @@ class _Patches:
         self._targets = targets
         self._lock = threading.Lock()
         self._users = 0
-        self._installed: list[tuple[object, str, Any, Any]] = []
+        self._installed: list[tuple[object, str, Any, Any, Any]] = []
         # A wrapper is made once per original and kept: making one reads signatures (about 0.1 ms each), and a run
         # with frequent validations installs them at every stage.
         self._made: dict[tuple[int, str], tuple[Any, Any]] = {}
@@ -181,27 +206,43 @@ class _Patches:
 
     def _install(self) -> None:
         for owner, attr, make in self._targets():
+            own = vars(owner).get(attr, _MISSING) if hasattr(owner, "__dict__") else _MISSING
             original = getattr(owner, attr)
             made = self._made.get((id(owner), attr))
             if made is None or made[0] is not original:
                 made = self._made[(id(owner), attr)] = (original, make(original))
             wrapper = made[1]
             setattr(owner, attr, wrapper)
-            self._installed.append((owner, attr, original, wrapper))
+            self._installed.append((owner, attr, original, wrapper, own))
 
     def _uninstall(self) -> None:
-        for owner, attr, original, wrapper in reversed(self._installed):
-            if getattr(owner, attr) is wrapper:
-                setattr(owner, attr, original)
-            else:
+        for owner, attr, original, wrapper, own in reversed(self._installed):
+            if getattr(owner, attr) is not wrapper:
                 log.debug("gradmode: %s.%s was replaced by someone else during the stage; left as is", owner, attr)
+            elif own is _MISSING:
+                delattr(owner, attr)
+            else:
+                setattr(owner, attr, original)
         self._installed.clear()
 
 
-def _notify(kind: str, call: str) -> None:
+# -- calls that train whatever the module flags say --------------------------------------------------------------
+def route(kind: str, call: str, hint: str | None = None) -> None:
+    """Tell the scope of the calling thread that ``call`` (e.g. ``F.dropout(training=True)``) trained; in a thread
+    without one, the scope whose model's module runs further up this thread's stack, if any."""
     scope = active_scope.get()
-    if scope is not None:
-        scope.functional_call(kind, call)
+    if scope is None:
+        scope = next((s for s in list(live_scopes) if s.calling_module() is not None), None)
+        if scope is None:
+            return
+    scope.functional_call(kind, call, hint)
+
+
+#: The hint for attention dropout (a finding in a module in eval mode).
+ATTENTION_HINT = (
+    "F.scaled_dot_product_attention applies dropout whenever dropout_p > 0, whatever the module's mode: pass "
+    "dropout_p=self.dropout_p if self.training else 0.0"
+)
 
 
 # The wrappers keep torch's signatures, typed, and do their bookkeeping only outside TorchScript: scripting code that
@@ -213,17 +254,62 @@ def _named_like(wrapper: Callable[..., Any], original: Callable[..., Any]) -> Ca
     return wrapper
 
 
-def _dropout(original: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
-    label = f"F.{original.__name__}(training=True)"
-    training_default = bool(inspect.signature(original).parameters["training"].default)
+def _dropout_label(name: str) -> str:
+    """How the user called a dropout kernel: through ``torch.nn.functional`` (the caller of the kernel is one of its
+    functions) or directly."""
+    caller = sys._getframe(2).f_code
+    if caller.co_filename == F.__file__:
+        return f"F.{caller.co_name}(training=True)"
+    return f"torch.{name}(train=True)"
 
-    def dropout(input: Tensor, p: float = 0.5, training: bool = training_default, inplace: bool = False) -> Tensor:
-        if training and p > 0.0:  # noqa: SIM102 (TorchScript drops only a block guarded by is_scripting() alone)
+
+def _dropout_kernel(original: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
+    name = original.__name__
+
+    def dropout(input: Tensor, p: float, train: bool) -> Tensor:
+        if train and p > 0.0:  # noqa: SIM102 (TorchScript drops only a block guarded by is_scripting() alone)
             if not torch.jit.is_scripting():
-                _notify("train_mode", label)
-        return original(input, p, training, inplace)
+                route("train_mode", _dropout_label(name))
+        return original(input, p, train)
 
     return _named_like(dropout, original)
+
+
+def _attention(original: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
+    if "enable_gqa" in (original.__doc__ or "").split("->")[0]:
+
+        def attention(
+            query: Tensor,
+            key: Tensor,
+            value: Tensor,
+            attn_mask: Optional[Tensor] = None,  # noqa: UP045 (TorchScript reads these annotations)
+            dropout_p: float = 0.0,
+            is_causal: bool = False,
+            scale: Optional[float] = None,  # noqa: UP045
+            enable_gqa: bool = False,
+        ) -> Tensor:
+            if dropout_p > 0.0:  # noqa: SIM102 (as above)
+                if not torch.jit.is_scripting():
+                    route("train_mode", f"F.scaled_dot_product_attention(dropout_p={dropout_p})", ATTENTION_HINT)
+            return original(query, key, value, attn_mask, dropout_p, is_causal, scale=scale, enable_gqa=enable_gqa)
+
+        return _named_like(attention, original)
+
+    def attention_without_gqa(
+        query: Tensor,
+        key: Tensor,
+        value: Tensor,
+        attn_mask: Optional[Tensor] = None,  # noqa: UP045
+        dropout_p: float = 0.0,
+        is_causal: bool = False,
+        scale: Optional[float] = None,  # noqa: UP045
+    ) -> Tensor:
+        if dropout_p > 0.0:  # noqa: SIM102 (as above)
+            if not torch.jit.is_scripting():
+                route("train_mode", f"F.scaled_dot_product_attention(dropout_p={dropout_p})", ATTENTION_HINT)
+        return original(query, key, value, attn_mask, dropout_p, is_causal, scale=scale)
+
+    return _named_like(attention_without_gqa, original)
 
 
 def _batch_norm(original: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
@@ -239,7 +325,7 @@ def _batch_norm(original: Callable[..., torch.Tensor]) -> Callable[..., torch.Te
     ) -> Tensor:
         if training and (running_mean is not None or running_var is not None):  # noqa: SIM102 (as above)
             if not torch.jit.is_scripting():
-                _notify("running_stats_updated", "F.batch_norm(training=True) with running statistics")
+                route("running_stats_updated", "F.batch_norm(training=True) with running statistics")
         return original(input, running_mean, running_var, weight, bias, training, momentum, eps)
 
     return _named_like(batch_norm, original)
@@ -258,20 +344,30 @@ def _instance_norm(original: Callable[..., torch.Tensor]) -> Callable[..., torch
     ) -> Tensor:
         if use_input_stats and (running_mean is not None or running_var is not None):  # noqa: SIM102 (as above)
             if not torch.jit.is_scripting():
-                _notify("running_stats_updated", "F.instance_norm(use_input_stats=True) with running statistics")
+                route("running_stats_updated", "F.instance_norm(use_input_stats=True) with running statistics")
         return original(input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps)
 
     return _named_like(instance_norm, original)
 
 
-def _functional_targets() -> list[tuple[object, str, Callable[..., Any]]]:
-    dropouts = ("dropout", "alpha_dropout", "feature_alpha_dropout", "dropout1d", "dropout2d", "dropout3d")
-    targets: list[tuple[object, str, Callable[..., Any]]] = [(F, name, _dropout) for name in dropouts]
+#: The dropout kernels, on ``torch`` and on ``torch._VF`` (every ``torch.nn.functional`` dropout calls the latter).
+DROPOUT_KERNELS = tuple(
+    f"{kind}{suffix}"
+    for kind in ("dropout", "feature_dropout", "alpha_dropout", "feature_alpha_dropout")
+    for suffix in ("", "_")
+)
+
+
+def _training_targets() -> list[tuple[object, str, Callable[..., Any]]]:
+    targets: list[tuple[object, str, Callable[..., Any]]] = [
+        (owner, name, _dropout_kernel) for owner in (torch, internals.VF) for name in DROPOUT_KERNELS
+    ]
+    targets.append((F, "scaled_dot_product_attention", _attention))
     return [*targets, (F, "batch_norm", _batch_norm), (F, "instance_norm", _instance_norm)]
 
 
-#: ``torch.nn.functional`` calls that train, reported to the calling thread's scope.
-FUNCTIONAL = _Patches("torch.nn.functional", _functional_targets)
+#: Calls that train whatever the module flags say, reported to the calling thread's scope (see :func:`route`).
+TRAINING_CALLS = _Patches("training calls", _training_targets)
 
 
 class _Listened:
@@ -330,7 +426,8 @@ TRAIN_CALLS = _TrainCalls()
 
 class _ModuleCalls(_Listened):
     """``nn.Module.__call__`` wrapped while a stage runs: listeners hear ``(module, output)`` of every call made in
-    training mode or with grad mode on, in any thread.
+    training mode or with grad mode on, in any thread, and failure listeners ``(module, error)`` of every call that
+    raised a ``RuntimeError`` (which then propagates unchanged).
 
     Cheaper than a global module forward hook (``register_module_forward_hook``), whose mere presence sends every
     module call of the process down ``nn.Module``'s slow path (about 8 us a call on a CPU): the wrapper repeats
@@ -339,19 +436,39 @@ class _ModuleCalls(_Listened):
 
     def __init__(self) -> None:
         super().__init__("__call__")
+        self._failure_listeners: list[Callable[[nn.Module, RuntimeError], None]] = []
+
+    @contextlib.contextmanager
+    def listening(  # type: ignore[override]
+        self, listener: Callable[[nn.Module, Any], None], failed: Callable[[nn.Module, RuntimeError], None]
+    ) -> Iterator[None]:
+        self._failure_listeners.append(failed)
+        try:
+            with super().listening(listener):
+                yield
+        finally:
+            self._failure_listeners.remove(failed)
 
     def _wrap(self, original: Callable[..., Any]) -> Callable[..., Any]:
-        listeners = self._listeners
+        listeners, failure_listeners = self._listeners, self._failure_listeners
         is_grad_enabled = torch.is_grad_enabled
 
         def heard(module: nn.Module, output: Any) -> None:
             for listener in list(listeners):
                 listener(module, output)
 
-        if not _is_torchs_call(original):
+        def failed(module: nn.Module, error: RuntimeError) -> None:
+            for listener in list(failure_listeners):
+                listener(module, error)
+
+        if not internals.is_torchs_call(original):
 
             def __call__(module: nn.Module, *args: Any, **kwargs: Any) -> Any:
-                output = original(module, *args, **kwargs)
+                try:
+                    output = original(module, *args, **kwargs)
+                except RuntimeError as error:
+                    failed(module, error)
+                    raise
                 if module.training or is_grad_enabled():
                     heard(module, output)
                 return output
@@ -360,9 +477,13 @@ class _ModuleCalls(_Listened):
 
         def __call__(module: nn.Module, *args: Any, **kwargs: Any) -> Any:
             # torch's own __call__ (Module._wrapped_call_impl), done here instead of called: a module call then
-            # costs no frame more than without the guard.
+            # costs no frame more than without the guard. (A try block costs nothing until something raises.)
             compiled = module._compiled_call_impl
-            output = compiled(*args, **kwargs) if compiled is not None else module._call_impl(*args, **kwargs)
+            try:
+                output = compiled(*args, **kwargs) if compiled is not None else module._call_impl(*args, **kwargs)
+            except RuntimeError as error:
+                failed(module, error)
+                raise
             if module.training or is_grad_enabled():
                 heard(module, output)
             return output
@@ -370,16 +491,6 @@ class _ModuleCalls(_Listened):
         return __call__
 
 
-def _is_torchs_call(call: Callable[..., Any]) -> bool:
-    """Whether ``call`` is torch's ``Module._wrapped_call_impl`` as :class:`_ModuleCalls` repeats it: the compiled
-    call when there is one, else ``_call_impl``. Any other ``__call__`` (another torch, another patch) is called."""
-    code = getattr(call, "__code__", None)
-    return (
-        call is getattr(nn.Module, "_wrapped_call_impl", None)
-        and code is not None
-        and code.co_names == ("_compiled_call_impl", "_call_impl")
-    )
-
-
-#: Module calls during a stage (graphs built in any thread, normalisation layers running in training mode).
+#: Module calls during a stage (graphs built in any thread, normalisation layers running in training mode, calls
+#: failing in other threads).
 MODULE_CALLS = _ModuleCalls()

@@ -15,7 +15,8 @@ from typing import Any
 import torch
 from torch import nn
 
-from gradmode_plugin._state import active_scope
+from gradmode_plugin._state import active_scope, live_scopes
+from gradmode_plugin.audit import OpAudit
 from gradmode_plugin.blame import StepLocator
 from gradmode_plugin.blame import where as blame_where
 from gradmode_plugin.checks.base import Check
@@ -33,7 +34,7 @@ from gradmode_plugin.modes import (
 )
 from gradmode_plugin.options import GuardOptions, validate_patterns
 from gradmode_plugin.policy import Policy
-from gradmode_plugin.probes import FUNCTIONAL, TRAIN_CALLS, ForwardProbe, SavedTensorProbe
+from gradmode_plugin.probes import TRAIN_CALLS, TRAINING_CALLS, ForwardProbe, SavedTensorProbe
 from gradmode_plugin.report import Report
 from gradmode_plugin.violations import GradModeContextError, GradModeViolation, Violation
 
@@ -43,15 +44,15 @@ log = logging.getLogger("gradmode_plugin")
 class EvaluationScope:
     """Correct modes for one evaluation stage, asserted batch by batch.
 
-    On entry: records every module's train flag, puts the model in eval mode (except ``allow_train``), enters
-    the grad context and installs the probes. On exit, normal or not, restores exactly the previous grad
-    mode, inference mode, module flags and hooks. Use :meth:`batch` around each batch for per-batch detection
-    (violations then name the batch and your loop's line); without it, checks run once at exit.
+    On entry: records every module's train flag, calls ``model.eval()`` and puts the ``allow_train`` modules in
+    training mode, enters the grad context and installs the probes; a module that ``eval()`` left in training mode
+    (a ``train()`` override that skips a child) is reported, never switched. On exit, normal or not, restores
+    exactly the previous grad mode, inference mode, module flags and hooks. Use :meth:`batch` around each batch for
+    per-batch detection (violations then name the batch and your loop's line); without it, checks run once at exit.
 
     ``framework=True`` is for a framework that sets and restores module modes itself (Lightning): the scope then
-    sets modes only when :meth:`set_modes` is called (by assigning flags, before the framework's own eval hook),
-    restores them only after an exception, and leaves the end-of-stage flag and grad checks to the framework's
-    adapter.
+    changes no mode until :meth:`modes_ready` is called (after the framework's own eval hook), restores modes only
+    after an exception, and leaves the end-of-stage flag and grad checks to the framework's adapter.
 
     Example:
         >>> model = nn.Sequential(nn.Linear(4, 4), nn.BatchNorm1d(4), nn.Dropout())
@@ -82,7 +83,9 @@ class EvaluationScope:
         self.stage = stage
         self.report = report if report is not None else Report()
         self.policy = policy or Policy(self.options.on_violation)
-        self.choice = context or resolve_grad_mode(self.options.grad_mode, inside_training=model.training)
+        self._context = context
+        #: The grad context and why: the framework's, or resolved from the model when the scope is entered.
+        self.choice = context or _resolve_on_entry(self.options.grad_mode, model)
         self.ranks = ranks or Ranks()
         self.framework = framework
         #: Whether the end of the scope checks module flags and grad mode (off when a framework restores them).
@@ -111,15 +114,21 @@ class EvaluationScope:
         self._pending: Violation | None = None
         self._run_counts = dict.fromkeys(KINDS, 0)
         self._batches = 0
-        self._modes_set = False
+        self._started = False
         self._restore_modes = True
-        self._functional: dict[str, list[Callable[[str], None]]] = {}
+        self._functional: dict[str, list[Callable[[str, str | None], None]]] = {}
         self._train_listeners: list[Callable[[nn.Module, Callable[[], str | None]], None]] = []
+        #: Dataloaders whose first batch of this run has had the operator audit.
+        self._audited: set[int | None] = set()
+        self._step_context: contextlib.AbstractContextManager[None] | None = None
+        self._step_audit: OpAudit | None = None
 
     def __enter__(self) -> EvaluationScope:
         if self._stack is not None:
             raise RuntimeError("this EvaluationScope is already entered; use a new evaluating(...) for nesting")
         self._reset_run()
+        if self._context is None:
+            self.choice = _resolve_on_entry(self.options.grad_mode, self.model)
         with contextlib.ExitStack() as stack:
             self.modes = ModuleModes(self.model, self.options.allow_train)
             stack.callback(self._restore)
@@ -138,30 +147,41 @@ class EvaluationScope:
             output_check = self._by_kind.get("output_requires_grad")
             self._output_check = output_check if isinstance(output_check, OutputRequiresGrad) else None
             self._inference = self.mode == "inference"
+            live_scopes.append(self)
+            stack.callback(live_scopes.remove, self)
             stack.enter_context(self.forward)
             stack.enter_context(self.saved_tensors)
-            stack.enter_context(FUNCTIONAL.active())
+            stack.enter_context(TRAINING_CALLS.active())
             stack.enter_context(TRAIN_CALLS.listening(self._train_called))
             stack.enter_context(grad_context(self.mode))
             token = active_scope.set(self)
             stack.callback(active_scope.reset, token)
             self._cuda = stack.enter_context(CudaPeak(self.model))
             if not self.framework:
-                self.set_modes()
+                self.model.eval()
+                self.begin()
+                self.modes_ready("model.eval()")
             self._stack = stack.pop_all()
         return self
 
-    def set_modes(self) -> None:
-        """Set evaluation modes once per run (a framework adapter calls it right before its own eval hook)."""
-        self.modes.apply(call_eval=not self.framework)
-        self._modes_set = True
+    def begin(self) -> None:
+        """A run of the stage begins: counted in the report, its grad context logged once (rank zero)."""
+        self._started = True
         first = self.report.begin_run(self.stage, self.choice.name, self.reason, self.modes.train_allowed)
         if first and self.ranks.rank == 0:
             log.info("gradmode: %s runs under torch.%s (%s)", self.stage, self.choice.name, self.reason)
 
+    def modes_ready(self, after: str) -> None:
+        """The model's own ``eval()`` has run (``after`` names it, e.g. Lightning's ``on_validation_model_eval``):
+        put the ``allow_train`` modules in training mode, then let every check look at the modes."""
+        self.modes.train_allowed_modules()
+        for check in self._checks:
+            check.modes_ready(after)
+
     @property
-    def modes_set(self) -> bool:
-        return self._modes_set
+    def started(self) -> bool:
+        """Whether a run of the stage began (:meth:`begin`)."""
+        return self._started
 
     def _restore(self) -> None:
         if self._restore_modes:
@@ -182,7 +202,7 @@ class EvaluationScope:
         finally:
             self._stack.close()
             self._stack = None
-            if self._modes_set:
+            if self._started:
                 self.report.end_run(self.stage, self._batches, self._cuda.peak)
         if not failed:
             self._agree_and_raise()
@@ -202,14 +222,14 @@ class EvaluationScope:
         """Run a framework's step for the batch announced with :meth:`begin_batch`: in the guard's context, its
         output checked (``what`` names it, ``where`` is the step's line), the batch checked when it returns.
         :meth:`batch` for a framework, in one call: it runs at every batch."""
-        context = self._batch_start()
+        self._batch_start()
         try:
             output = step(*args, **kwargs)
             self.check_output(output, what, where)
         except BaseException as exc:
-            self._batch_end(context, exc)
+            self._batch_end(exc)
             raise
-        self._batch_end(context, None)
+        self._batch_end(None)
         return output
 
     def begin_batch(self, batch_idx: int, dataloader_idx: int | None = None) -> None:
@@ -231,7 +251,7 @@ class EvaluationScope:
             self._grad_check.boundary(when)
         self.raise_pending()
 
-    def _batch_start(self) -> contextlib.AbstractContextManager[None] | None:
+    def _batch_start(self) -> None:
         self._batches += 1
         for check in self._batch_start_checks:
             check.batch_start()
@@ -240,14 +260,20 @@ class EvaluationScope:
         # The guard's context for the step, where something outside it (a framework's fallback, a caller) left
         # another one. Grad mode found on is reported, not switched off: code that needs it keeps working.
         # Entering a context costs more than the rest of the per-batch work: only when the state is not right.
-        if torch.is_grad_enabled() or torch.is_inference_mode_enabled() == self._inference:
-            return None
-        context = grad_context(self.mode)
-        context.__enter__()
-        return context
+        if not torch.is_grad_enabled() and torch.is_inference_mode_enabled() != self._inference:
+            self._step_context = grad_context(self.mode)
+            self._step_context.__enter__()
+        if self.dataloader_idx not in self._audited:
+            self._audited.add(self.dataloader_idx)
+            self._step_audit = OpAudit()
+            self._step_audit.__enter__()
 
-    def _batch_end(self, context: contextlib.AbstractContextManager[None] | None, exc: BaseException | None) -> None:
-        if context is not None:
+    def _batch_end(self, exc: BaseException | None) -> None:
+        if self._step_audit is not None:
+            audit, self._step_audit = self._step_audit, None
+            audit.__exit__(None, None, None)
+        if self._step_context is not None:
+            context, self._step_context = self._step_context, None
             context.__exit__(None, None, None)
         if exc is not None:
             explanation = explain_inference_error(exc, self.choice)
@@ -273,13 +299,16 @@ class EvaluationScope:
         """False when ``kind`` was already reported for the current batch."""
         return (kind, self.dataloader_idx, self.batch_idx) not in self._seen
 
-    def listen_functional(self, kind: str, listener: Callable[[str], None]) -> None:
+    def listen_functional(self, kind: str, listener: Callable[[str, str | None], None]) -> None:
+        """``listener(call, hint)`` hears of every call that trains whatever the module flags say (a dropout kernel,
+        attention with dropout, batch norm updating statistics) reported as ``kind``."""
         self._functional.setdefault(kind, []).append(listener)
 
-    def functional_call(self, kind: str, call: str) -> None:
-        """A ``torch.nn.functional`` call that trains ran in this scope's thread (from the functional probe)."""
+    def functional_call(self, kind: str, call: str, hint: str | None = None) -> None:
+        """A call that trains ran in this scope's thread, or in another one inside this scope's model (from the
+        probes and the operator audit)."""
         for listener in self._functional.get(kind, ()):
-            listener(call)
+            listener(call, hint)
 
     def listen_train_calls(self, listener: Callable[[nn.Module, Callable[[], str | None]], None]) -> None:
         self._train_listeners.append(listener)
@@ -380,6 +409,18 @@ class EvaluationScope:
 _ORDER = {kind: i for i, kind in enumerate(KINDS)}
 
 
+def _resolve_on_entry(grad_mode: str, model: nn.Module) -> GradContextChoice:
+    """``grad_mode`` for a plain scope, from what the model is when the scope is entered: ``no_grad`` for a model
+    in training mode (evaluation inside a training loop, where inference tensors could not be reused)."""
+    why = (
+        f"the model ({type(model).__name__}) was in training mode when the scope was entered, as inside a training "
+        "loop: no_grad keeps what evaluation makes usable by training code"
+        if model.training
+        else None
+    )
+    return resolve_grad_mode(grad_mode, inside_training=False, no_inference_reason=why)
+
+
 def _raises_before(new: Violation, pending: Violation) -> bool:
     """Of two findings in the same batch, the one earlier in the registry is raised: the cause (a module switched
     to training mode) before its effect (statistics updated by its forward pass, found first)."""
@@ -390,19 +431,18 @@ def _raises_before(new: Violation, pending: Violation) -> bool:
 class _Batch:
     """The per-batch context: a small class, not a generator, because it runs once per batch."""
 
-    __slots__ = ("_context", "_scope")
+    __slots__ = ("_scope",)
 
     def __init__(self, scope: EvaluationScope) -> None:
         self._scope = scope
-        self._context: contextlib.AbstractContextManager[None] | None = None
 
     def __enter__(self) -> None:
-        self._context = self._scope._batch_start()
+        self._scope._batch_start()
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        self._scope._batch_end(self._context, exc)
+        self._scope._batch_end(exc)
 
 
 def evaluating(

@@ -349,7 +349,7 @@ def _enter_exit(ctx: Any) -> None:
 def _probe_cost(model: nn.Module, us: Callable[..., float], quick: bool) -> dict[str, float]:
     """One forward (inference mode) bare, with the module-call probe (``nn.Module.__call__`` wrapped, as during a
     stage), and with the ``torch.nn.functional`` wrappers too, alternating."""
-    from gradmode_plugin.probes import FUNCTIONAL, ForwardProbe
+    from gradmode_plugin.probes import TRAINING_CALLS, ForwardProbe
 
     small = isinstance(model, TinyMLP)
     x = torch.randn(1, 32) if small else torch.randn(1, 3, 32, 32)
@@ -362,7 +362,7 @@ def _probe_cost(model: nn.Module, us: Callable[..., float], quick: bool) -> dict
             plain.append(us(lambda: model(x), n))
             with ForwardProbe(names):
                 probed.append(us(lambda: model(x), n))
-                with FUNCTIONAL.active():
+                with TRAINING_CALLS.active():
                     wrapped.append(us(lambda: model(x), n))
     count = len(names)
     return {

@@ -12,10 +12,13 @@ import torch.nn.functional as F
 from torch import nn
 from torch.utils.data import DataLoader
 
+from gradmode_plugin._state import live_scopes
 from tests.helpers.lightning import make_loader, quiet_trainer
 from tests.helpers.packaging import build_wheel, install_in_fresh_venv
 
 _FUNCTIONAL = {name: getattr(F, name) for name in dir(F) if not name.startswith("_")}
+_TORCH = {name: getattr(torch, name) for name in dir(torch) if "dropout" in name}
+_VF_OWN = set(vars(torch._VF))
 _TRAIN = nn.Module.train
 _CALL = nn.Module.__call__
 
@@ -45,15 +48,20 @@ def venv_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(autouse=True)
 def _nothing_left_behind() -> Iterator[None]:
-    """Every test must leave grad mode, inference mode, the saved-tensor hook stack, torch's global module hooks,
-    ``torch.nn.functional`` and ``nn.Module.train`` as it found them."""
+    """Every test must leave grad mode, inference mode, the saved-tensor hook stack, the dispatch-mode stack, torch's
+    global module hooks, ``torch.nn.functional``, ``torch``'s and ``torch._VF``'s dropout kernels,
+    ``nn.Module.train``/``__call__`` and the registry of running scopes as it found them."""
     forward_hooks = dict(torch.nn.modules.module._global_forward_hooks)
     yield
     assert torch.is_grad_enabled(), "a test left grad mode disabled"
     assert not torch.is_inference_mode_enabled(), "a test left inference mode enabled"
     assert torch._C._autograd._top_saved_tensors_default_hooks(False) is None, "a saved-tensor hook was left pushed"
     assert dict(torch.nn.modules.module._global_forward_hooks) == forward_hooks, "a global forward hook was left"
+    assert torch._C._len_torch_dispatch_stack() == 0, "a dispatch mode was left pushed"
     changed = [name for name, fn in _FUNCTIONAL.items() if getattr(F, name) is not fn]
     assert not changed, f"torch.nn.functional left replaced: {changed}"
+    changed = [name for name, fn in _TORCH.items() if getattr(torch, name) is not fn]
+    assert not changed and set(vars(torch._VF)) == _VF_OWN, f"torch's dropout kernels left replaced: {changed}"
+    assert not live_scopes, "a scope was left registered as running"
     assert nn.Module.train is _TRAIN, "nn.Module.train left replaced"
     assert nn.Module.__call__ is _CALL, "nn.Module.__call__ left replaced"

@@ -21,7 +21,8 @@ class Net(nn.Module):
 def test_eval_everywhere_but_allowed_modules_and_their_children() -> None:
     model = Net()
     modes = ModuleModes(model, allow_train=("head",))
-    modes.apply()
+    model.eval()
+    modes.train_allowed_modules()
     assert modes.train_allowed == ["head"]
     assert model.head.training and model.head[0].training and model.head[1].training
     assert not model.training and not model.backbone[1].training and not model.aux.training
@@ -31,7 +32,8 @@ def test_eval_everywhere_but_allowed_modules_and_their_children() -> None:
 def test_globs_match_names_from_named_modules() -> None:
     model = Net()
     modes = ModuleModes(model, allow_train=("*.0", "aux"))
-    modes.apply()
+    model.eval()
+    modes.train_allowed_modules()
     assert sorted(modes.train_allowed) == ["aux", "backbone.0", "head.0"]
     assert model.aux.training and model.backbone[0].training and not model.backbone[1].training
 
@@ -41,7 +43,7 @@ def test_restore_puts_back_every_flag_exactly() -> None:
     model.backbone.eval()  # a frozen backbone
     before = flags(model)
     modes = ModuleModes(model)
-    modes.apply()
+    model.eval()
     model.head.train()
     assert modes.training_modules() == ["head"]
     modes.restore()
@@ -73,21 +75,23 @@ def test_unknown_pattern_names_similar_modules(pattern: str, similar: str) -> No
     assert f"similar to {pattern!r}: {similar}" in str(info.value)
 
 
-def test_apply_by_assignment_calls_no_method_of_the_model() -> None:
-    calls: list[bool] = []
+def test_recording_assigns_nothing_and_allowed_modules_train_through_their_own_method() -> None:
+    calls: list[tuple[str, bool]] = []
 
-    class Recorded(Net):
+    class Recorded(nn.Dropout):
         def train(self, mode: bool = True) -> Recorded:
-            calls.append(mode)
+            calls.append((type(self).__name__, mode))
             return super().train(mode)
 
-    model = Recorded()
+    model = Net()
+    model.aux = Recorded()
+    before = flags(model)
     modes = ModuleModes(model, allow_train=("aux",))
-    modes.apply(call_eval=False)
-    assert calls == []
-    assert not model.training and not model.backbone[1].training and model.aux.training
-    modes.apply()
-    assert calls == [False]
+    assert flags(model) == before and calls == []  # recording changes no mode
+    model.eval()
+    modes.train_allowed_modules()
+    assert calls == [("Recorded", False), ("Recorded", True)]
+    assert not model.training and model.aux.training
 
 
 def test_no_grad_context_leaves_an_outer_inference_mode() -> None:

@@ -8,12 +8,17 @@ import pytest
 import torch
 from torch import nn
 
-from gradmode_plugin.probes import MODULE_CALLS, _is_torchs_call
+from gradmode_plugin._torch_internals import is_torchs_call
+from gradmode_plugin.probes import MODULE_CALLS
+
+
+def _no_failure(module: nn.Module, error: RuntimeError) -> None:
+    raise AssertionError(f"{type(module).__name__} failed: {error}")
 
 
 def test_torchs_call_is_recognised_and_anything_else_is_not() -> None:
-    assert _is_torchs_call(nn.Module.__call__)
-    assert not _is_torchs_call(lambda module, *args: None)
+    assert is_torchs_call(nn.Module.__call__)
+    assert not is_torchs_call(lambda module, *args: None)
 
 
 def test_module_calls_compute_the_same_and_are_heard_with_grad_on() -> None:
@@ -22,7 +27,7 @@ def test_module_calls_compute_the_same_and_are_heard_with_grad_on() -> None:
     x = torch.randn(2, 4)
     expected = model(x)
     heard: list[tuple[nn.Module, Any]] = []
-    with MODULE_CALLS.listening(lambda module, output: heard.append((module, output))):
+    with MODULE_CALLS.listening(lambda module, output: heard.append((module, output)), _no_failure):
         assert nn.Module.__call__ is not nn.Module._wrapped_call_impl
         out = model(x)
         with torch.no_grad():
@@ -41,7 +46,7 @@ def test_a_compiled_call_is_used_as_torch_would() -> None:
         return model._call_impl(*args, **kwargs)
 
     model._compiled_call_impl = compiled  # what nn.Module.compile() sets
-    with MODULE_CALLS.listening(lambda module, output: None):
+    with MODULE_CALLS.listening(lambda module, output: None, _no_failure):
         model(torch.randn(1, 4))
     assert calls == [1]
 
@@ -56,7 +61,7 @@ def test_another_call_in_place_is_called_not_repeated(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(nn.Module, "__call__", theirs)
     heard: list[nn.Module] = []
-    with MODULE_CALLS.listening(lambda module, output: heard.append(module)):
+    with MODULE_CALLS.listening(lambda module, output: heard.append(module), _no_failure):
         nn.Linear(4, 3)(torch.randn(1, 4))
     assert seen == ["Linear"] and len(heard) == 1
     assert nn.Module.__call__ is theirs

@@ -12,8 +12,9 @@ class Check:
     """Watches for one kind of violation during one stage run and reports findings with ``scope.found(...)``.
 
     The scope calls, in this order: ``start()`` once after the model's modes are recorded and before the probes
-    are installed (subscribe to them here), ``batch_start()``/``batch_end()`` around every batch, ``stage_end()``
-    once at the end of a stage that did not fail, and ``stop()`` always, last.
+    are installed (subscribe to them here), ``modes_ready()`` once the model's own eval hook has run and the
+    ``allow_train`` modules were put in training mode, ``batch_start()``/``batch_end()`` around every batch,
+    ``stage_end()`` once at the end of a stage that did not fail, and ``stop()`` always, last.
     """
 
     #: The kind this check reports (the registry entry's name).
@@ -29,6 +30,9 @@ class Check:
 
     def start(self) -> None:
         """The stage begins."""
+
+    def modes_ready(self, after: str) -> None:
+        """The modes evaluation runs under are set: ``after`` names what set them (e.g. ``model.eval()``)."""
 
     def batch_start(self) -> None:
         """A batch begins (its step is about to run)."""

@@ -2,7 +2,9 @@
 
 Two probes: the saved-tensor hook of the evaluating thread (a graph that costs memory, with the bytes it keeps)
 and the module calls of the watched model (``probes.ForwardProbe``: outputs with a ``grad_fn``, whichever thread
-ran the module).
+ran the module). A worker thread that runs the model with grad mode on (threads start with it on) builds graphs
+under ``no_grad``; under inference mode it fails inside PyTorch instead ("Inference tensors cannot be saved for
+backward") and dies where the evaluating thread may never hear of it: that failure is reported here too.
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ import threading
 
 import torch
 
-from gradmode_plugin.blame import grad_decorator
+from gradmode_plugin.blame import grad_decorator, where_raised
 from gradmode_plugin.checks.base import Check
+from gradmode_plugin.modes import INFERENCE_WAYS_OUT, is_inference_error
 
 HINT = (
     "remove torch.enable_grad()/set_grad_enabled(True) (a with block or a decorator) from evaluation code, wrap code "
@@ -26,6 +29,7 @@ class GraphBuilt(Check):
     def start(self) -> None:
         self.scope.saved_tensors.listener = self._saved
         self.scope.forward.on_grad_output = self._module_output
+        self.scope.forward.on_error = self._failed_in_thread
 
     def _saved(self, tensor: torch.Tensor, allowed: bool) -> None:
         # Parameters saved for backward (a layer's weight) are resident anyway: count what the graph adds.
@@ -44,6 +48,28 @@ class GraphBuilt(Check):
         in_thread = "" if thread.ident == self.scope.thread_id else f" in thread '{thread.name}'"
         detail = f"module output carries autograd history ({type(tensor.grad_fn).__name__}){in_thread}"
         self.scope.found(self.kind, module=name, where=self.scope.where(), detail=_with_cause(detail))
+
+    def _failed_in_thread(self, name: str, error: RuntimeError) -> None:
+        # In the evaluating thread the error reaches the step, which explains it; elsewhere it may never surface.
+        thread = threading.current_thread()
+        if thread.ident == self.scope.thread_id:
+            return
+        choice = self.scope.choice
+        if choice.mode != "inference" or not is_inference_error(error):
+            return
+        chosen = "the guard" if choice.by_guard else "the framework"
+        detail = (
+            f"thread '{thread.name}' died in module '{name or '<root>'}': it ran the model with grad mode on "
+            "(threads do not inherit the evaluating thread's grad mode), which builds an autograd graph under "
+            f"no_grad and fails under the torch.inference_mode() that {chosen} chose ({choice.reason}). PyTorch "
+            f"said: {type(error).__name__}: {str(error).splitlines()[0]}"
+        )
+        hint = (
+            "enter torch.no_grad() or torch.inference_mode() in the worker thread's code; if it needs gradients, "
+            f"{INFERENCE_WAYS_OUT}"
+        )
+        where = where_raised(error, step=self.scope.steps)
+        self.scope.found(self.kind, module=name, where=where, detail=detail, hint=hint)
 
 
 def _with_cause(detail: str) -> str:

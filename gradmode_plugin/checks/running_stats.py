@@ -1,17 +1,18 @@
 """``running_stats_updated``: a normalisation layer's running statistics were updated during evaluation.
 
 Seen when it happens, not after: a ``BatchNorm``/``InstanceNorm``-style module (``track_running_stats=True``)
-running in training mode (the forward probe, any thread), and, in the evaluating thread, ``F.batch_norm(...,
-training=True)`` or ``F.instance_norm(..., use_input_stats=True)`` given running statistics (functional layers
-that hold their statistics as plain tensors or parameters). A copy into the statistics (``load_state_dict``, an
-EMA swap) is not a forward pass and is not reported.
+running in training mode (the forward probe, any thread), and ``F.batch_norm(..., training=True)`` or
+``F.instance_norm(..., use_input_stats=True)`` given running statistics (functional layers that hold their
+statistics as plain tensors or parameters), in the evaluating thread or inside the model in another one, or a
+batch-norm kernel reached another way (the operator audit of each stage's first batch). A copy into the statistics
+(``load_state_dict``, an EMA swap) is not a forward pass and is not reported.
 """
 
 from __future__ import annotations
 
 from torch import nn
-from torch.nn.modules.batchnorm import _NormBase
 
+from gradmode_plugin._torch_internals import NormBase
 from gradmode_plugin.checks.base import Check
 
 HINT = (
@@ -28,7 +29,7 @@ class RunningStats(Check):
         norms = frozenset(
             id(m)
             for _, m in self.scope.modes.checked
-            if isinstance(m, _NormBase) and m.track_running_stats and m.running_mean is not None
+            if isinstance(m, NormBase) and m.track_running_stats and m.running_mean is not None
         )
         self.scope.forward.norms = norms
         self.scope.forward.on_norm_train = self._norm_forward
@@ -39,13 +40,13 @@ class RunningStats(Check):
             detail = f"{type(module).__name__} ran in training mode: its running statistics were updated"
             self.scope.found(self.kind, module=name, where=self.scope.where(), detail=detail)
 
-    def _functional(self, call: str) -> None:
+    def _functional(self, call: str, hint: str | None) -> None:
         caller = self.scope.calling_module()
         # A normalisation module in training mode is the forward probe's finding: here functional layers and calls
         # that update statistics inside a module in eval mode.
         if caller is not None and self.scope.modes.is_covered(caller[0]):
             return
-        if caller is not None and caller[1].training and isinstance(caller[1], _NormBase):
+        if caller is not None and caller[1].training and isinstance(caller[1], NormBase):
             return
         if not self.scope.wants(self.kind):
             return
@@ -53,4 +54,4 @@ class RunningStats(Check):
         state = "training" if caller is not None and caller[1].training else "eval"
         inside = f" in module '{name or '<root>'}' ({state} mode)" if name is not None else ""
         detail = f"{call} ran during evaluation{inside}: the statistics it was given were updated"
-        self.scope.found(self.kind, module=name, where=self.scope.where(), detail=detail)
+        self.scope.found(self.kind, module=name, where=self.scope.where(), detail=detail, hint=hint)

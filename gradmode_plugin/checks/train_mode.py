@@ -1,10 +1,16 @@
 """``train_mode``: training-mode computation during evaluation, outside ``allow_train``.
 
-Two ways it happens, one kind: a module whose ``training`` flag is on during a batch (read once per batch; the
-line that switched it, when it was switched by ``train()`` during the stage), or a functional call that trains
-whatever the module flags say: ``F.dropout(x)`` (whose ``training`` defaults to True), ``F.dropout(...,
-training=True)`` and the other dropout functions, ``F.scaled_dot_product_attention(dropout_p > 0)``, seen in the
-evaluating thread.
+Two ways it happens, one kind:
+
+- a module whose ``training`` flag is on: after the model's own eval hook (Lightning's ``on_*_model_eval``, or
+  ``model.eval()`` for a plain scope: a ``train()`` override that skips a child, a hook that never calls ``eval()``),
+  and at every batch (read once per batch; with the line that switched it, when it was switched by ``train()``
+  during the stage);
+- a call that trains whatever the module flags say: a dropout kernel with ``train=True`` (``F.dropout(x)``, whose
+  ``training`` defaults to True, ``F.dropout(..., training=True)`` and the other dropout functions, ``torch.dropout``,
+  ``torch._VF`` and ``torch.ops.aten`` calls), and attention given ``dropout_p > 0``
+  (``F.scaled_dot_product_attention(..., dropout_p=self.dropout)``), seen by the probes in the evaluating thread and
+  inside the model in other threads, and by the operator audit of each stage's first batch.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from collections.abc import Callable
 
 from torch import nn
 
+from gradmode_plugin.blame import code_location
 from gradmode_plugin.checks.base import Check
 
 HINT = (
@@ -37,7 +44,24 @@ class TrainMode(Check):
         if id(module) not in self._switched:
             self._switched[id(module)] = where()
 
-    def _functional(self, call: str) -> None:
+    def modes_ready(self, after: str) -> None:
+        modes = self.scope.modes
+        if not modes.any_training():
+            return
+        names = modes.training_modules()
+        self._last_found = names
+        top = names[0]
+        module = modes.modules[top]
+        switched = self._switched.get(id(module))
+        cause = (
+            f"switched by train() at {switched.split(' <- ')[0]}"
+            if switched
+            else _why_still_training(self.scope.model, top, modes.modules)
+        )
+        detail = f"{len(names)} module(s) still in training mode after {after}: {_shown(names)}; {cause}"
+        self.scope.found(self.kind, module=top, where=switched, detail=detail)
+
+    def _functional(self, call: str, hint: str | None) -> None:
         caller = self.scope.calling_module()
         if caller is not None and self.scope.modes.is_covered(caller[0]):
             return
@@ -51,7 +75,7 @@ class TrainMode(Check):
         name = caller[0] if caller is not None else None
         inside = f" in module '{name or '<root>'}' (in eval mode)" if name is not None else ""
         detail = f"{call} ran during evaluation{inside}: it trains whatever the module flags say"
-        self.scope.found(self.kind, module=name, where=self.scope.where(), detail=detail)
+        self.scope.found(self.kind, module=name, where=self.scope.where(), detail=detail, hint=hint)
 
     def _check_flags(self, stage_end: bool = False, at_call: bool = False) -> None:
         modes = self.scope.modes
@@ -62,16 +86,14 @@ class TrainMode(Check):
         if stage_end and names == self._last_found:
             return  # still the modules the last batch reported
         self._last_found = names
-        shown = ", ".join(n or "<root>" for n in names[:5]) + (" ..." if len(names) > 5 else "")
         top = names[0] if names else None
         where = None
         if top is not None:
-            module = self.scope.model.get_submodule(top) if top else self.scope.model
-            where = self._switched.get(id(module))
+            where = self._switched.get(id(modes.modules[top]))
         how = f"; switched by train() at {where.split(' <- ')[0]}" if where else ""
         if where is None and at_call:
             where = self.scope.where()  # not switched by train() during the stage: where it ran in training mode
-        detail = f"{len(names)} module(s) in training mode during evaluation: {shown}{how}"
+        detail = f"{len(names)} module(s) in training mode during evaluation: {_shown(names)}{how}"
         self.scope.found(self.kind, module=top, where=where, detail=detail)
 
     def batch_end(self) -> None:
@@ -83,3 +105,38 @@ class TrainMode(Check):
     def stage_end(self) -> None:
         if self.scope.final_checks:
             self._check_flags(stage_end=True)
+
+
+def _shown(names: list[str]) -> str:
+    return ", ".join(n or "<root>" for n in names[:5]) + (" ..." if len(names) > 5 else "")
+
+
+def _why_still_training(model: nn.Module, name: str, modules: dict[str, nn.Module]) -> str:
+    """The likely cause of a module left training by ``eval()``: the nearest ancestor whose class overrides
+    ``train()`` (it did not pass the mode on), or an eval hook that does not call ``eval()``."""
+    parts = name.split(".") if name else []
+    for depth in range(len(parts) - 1, -1, -1):
+        ancestor = ".".join(parts[:depth])
+        owner = modules.get(ancestor)
+        override = type(owner).train if owner is not None else nn.Module.train
+        if override is not nn.Module.train:
+            at = code_location(override)
+            return (
+                f"{type(owner).__name__}.train() ({at or 'overridden'}) does not pass the mode on to "
+                f"'{name}'; call super().train(mode) in it, or child.train(mode) for every child"
+            )
+    hooks = [
+        hook
+        for hook in ("on_validation_model_eval", "on_test_model_eval", "on_predict_model_eval")
+        if getattr(type(model), hook, None) is not None
+        and getattr(type(model), hook) is not getattr(_lightning_module_class(model), hook, None)
+    ]
+    if hooks:
+        at = code_location(getattr(type(model), hooks[0]))
+        return f"the model overrides {hooks[0]} ({at}): call self.eval() in it (and .train() only on what must train)"
+    return "nothing switched it back to eval mode"
+
+
+def _lightning_module_class(model: nn.Module) -> type | None:
+    """The ``LightningModule`` class among ``model``'s bases (either namespace), whose eval hooks are the defaults."""
+    return next((cls for cls in type(model).__mro__ if cls.__name__ == "LightningModule"), None)

@@ -149,7 +149,7 @@ def require_support(trainer: Any) -> None:
     missing = []
     for loop in evaluation_loops(trainer):
         where = f"{type(loop).__name__} (loops/)"
-        for path in ("run", "_module_mode.capture", "_build_kwargs", "batch_progress.increment_completed"):
+        for path in ("run", "_build_kwargs", "batch_progress.increment_completed"):
             if _lookup(loop, path) is None:
                 missing.append(f"{where}.{path}")
     for name in sorted(set(_STEP_NAMES.values())):
@@ -209,9 +209,6 @@ def wrapped_run(
 class StageHooks(Protocol):
     """What the guard hears of one stage, from the touchpoints of :func:`stage_touchpoints`."""
 
-    def modes_captured(self) -> None:
-        """Lightning recorded every module's mode, right before its model-eval hook."""
-
     def batch_begins(self, batch_idx: int, dataloader_idx: int | None) -> None:
         """A batch begins, before any ``on_*_batch_start`` hook."""
 
@@ -241,6 +238,17 @@ class _GuardedStep:
 STEP_MARKER = _GuardedStep.__call__.__code__
 
 
+#: The LightningModule hook that puts the model in eval mode for each stage (loops/evaluation_loop.py
+#: _on_evaluation_model_eval, loops/prediction_loop.py _on_predict_model_eval: right before the callbacks'
+#: on_*_start hooks, after Lightning recorded every module's mode with utilities/model_helpers.py _ModuleMode).
+EVAL_HOOKS: Final[dict[str, str]] = {
+    "sanity_check": "on_validation_model_eval",
+    "validation": "on_validation_model_eval",
+    "test": "on_test_model_eval",
+    "predict": "on_predict_model_eval",
+}
+
+
 def user_step(trainer: Any, stage: str) -> Any:
     """The LightningModule's step method of ``stage`` (read, never replaced)."""
     return getattr(trainer.lightning_module, _STEP_NAMES[stage], None)
@@ -253,18 +261,6 @@ def stage_touchpoints(
     """Attach ``hooks`` to one stage run of ``loop``; ``inference_mode`` (when not None) replaces the loop's own
     flag, read by ``_no_grad_context``, for the run."""
     with contextlib.ExitStack() as stack:
-        # utilities/model_helpers.py _ModuleMode.capture, called by loops/evaluation_loop.py
-        # _on_evaluation_model_eval and loops/prediction_loop.py _on_predict_model_eval right before the
-        # on_*_model_eval hook.
-        module_mode = loop._module_mode
-        capture = module_mode.capture
-
-        def captured(module: Any) -> None:
-            capture(module)
-            hooks.modes_captured()
-
-        stack.enter_context(replaced(module_mode, "capture", captured))
-
         # loops/evaluation_loop.py _evaluation_step and loops/prediction_loop.py _predict_step build the hooks'
         # arguments from the batch index before any on_*_batch_start hook runs.
         build_kwargs, batch_begins = loop._build_kwargs, hooks.batch_begins

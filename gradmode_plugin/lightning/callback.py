@@ -4,12 +4,13 @@ How it attaches, and what it never touches:
 
 - For the length of a ``fit``/``validate``/``test``/``predict`` call, each evaluation loop's ``run`` is wrapped
   (on the loop object), so one *lexical* scope spans each stage and unwinds in order, even when a step raises.
-- Inside a stage, Lightning's own objects report to the scope: the loop's module-mode capture (modes are set
-  right after it, before the user's ``on_*_model_eval`` hook, which has the last word), the loop's batch
-  bookkeeping (a batch starts before its first hook and ends after its last) and the strategy's step method (the
-  step runs in the guard's context and is checked when it returns). During ``fit`` the precision plugin's
-  clipping runs under ``no_grad``. (Values passed to ``self.log`` need no check: Lightning stores a detached
-  copy, and the graph that computed one is ``graph_built``.)
+- Inside a stage, Lightning's own objects report to the scope: the loop's batch bookkeeping (a batch starts before
+  its first hook and ends after its last) and the strategy's step method (the step runs in the guard's context and
+  is checked when it returns). The modes are the model's own: Lightning's ``on_*_model_eval`` hook (its default
+  calls ``eval()``; an override runs instead) sets them; the guard's ``on_*_start`` hook, which Lightning calls
+  right after it, puts the ``allow_train`` modules in training mode and reports every other module still
+  training. During ``fit`` the precision plugin's clipping runs under ``no_grad``. (Values passed to ``self.log``
+  need no check: Lightning stores a detached copy, and the graph that computed one is ``graph_built``.)
 - Nothing is written onto the LightningModule, its submodules, methods or hparams: a model can be copied,
   pickled, saved or scripted in the middle of a stage, and the copy carries nothing of the guard.
 - Lightning's choices stand: ``grad_mode="auto"`` follows ``Trainer(inference_mode=...)`` and Lightning's own
@@ -50,8 +51,8 @@ class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
         on_violation: ``"raise"`` (at the first offending batch), ``"warn"`` (once per kind, stage and module) or
             ``"record"`` (only collect). All three fill :attr:`report`.
         allow_train: glob patterns over ``model.named_modules()`` names allowed to train during evaluation (e.g.
-            ``"head.mc_dropout"``), with their children: never reported. Your code puts them in training mode
-            (e.g. in ``on_predict_model_eval``); Lightning's default hook puts everything in eval.
+            ``"head.mc_dropout"``), with their children: put in training mode (their ``train()``) right after the
+            model's ``on_*_model_eval`` hook, and never reported.
         check_params: also assert that evaluation changed or replaced no parameter or buffer (keeps a copy of each).
         log_metrics: log the violation counts of every stage run to the Trainer's loggers
             (``gradmode/<stage>/violations``, and ``gradmode/<stage>/<kind>`` for each kind found).
@@ -195,7 +196,7 @@ class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
         return make
 
     def _log_counts(self, trainer: Any, stage: str, scope: EvaluationScope) -> None:
-        if not self.log_metrics or stage == "sanity_check" or not trainer.loggers or not scope.modes_set:
+        if not self.log_metrics or stage == "sanity_check" or not trainer.loggers or not scope.started:
             return
         counts = self.report.stage(stage).counts
         metrics = {f"gradmode/{stage}/violations": float(sum(counts.values()))}
@@ -223,27 +224,30 @@ class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
         lines.append("all of them: guard.report (summary(), to_json())")
         internals.rank_zero_warn(trainer, "\n".join(lines))
 
-    def _require_stage(self, trainer: Any) -> None:
-        """A stage hook ran: the guard must be inside that stage, with modes set, or the run is unguarded."""
+    def _stage_start(self, trainer: Any) -> None:
+        """Lightning ran the model's eval hook: the guard must be inside that stage, or the run is unguarded. The
+        run begins; the allowed modules train; a module the hook left training is reported."""
         if self._attached is None:
             return
-        if self._scope is None:
+        scope = self._scope
+        if scope is None:
             raise internals.not_entered(trainer, "the guard's wrapper of the evaluation loop's run()")
-        if not self._scope.modes_set:
-            raise internals.not_entered(trainer, "the guard's hook on _ModuleMode.capture (before on_*_model_eval)")
+        scope.begin()
+        scope.modes_ready(internals.EVAL_HOOKS[scope.stage])
+        scope.raise_pending()
 
     def _stage_end(self) -> None:
         if self._scope is not None:
             self._scope.boundary("at the end of the stage")
 
     def on_validation_start(self, trainer: Any, pl_module: Any) -> None:
-        self._require_stage(trainer)
+        self._stage_start(trainer)
 
     def on_test_start(self, trainer: Any, pl_module: Any) -> None:
-        self._require_stage(trainer)
+        self._stage_start(trainer)
 
     def on_predict_start(self, trainer: Any, pl_module: Any) -> None:
-        self._require_stage(trainer)
+        self._stage_start(trainer)
 
     def on_validation_end(self, trainer: Any, pl_module: Any) -> None:
         self._stage_end()
@@ -278,10 +282,6 @@ class _Hooks:
         self.batch_begins = scope.begin_batch
         self.batch_completed = scope.end_batch
         self.run_step = functools.partial(scope.run_step, where=location)
-
-    def modes_captured(self) -> None:
-        if not self.scope.modes_set:
-            self.scope.set_modes()
 
 
 def _distributed_initialized() -> bool:

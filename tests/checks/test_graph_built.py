@@ -3,6 +3,7 @@ evaluation step's own current line."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
 from typing import Any
@@ -11,9 +12,9 @@ import pytest
 import torch
 from torch import nn
 
-from gradmode_plugin import GradModeGuard, GradModeViolation
+from gradmode_plugin import GradModeGuard, GradModeViolation, evaluating
 from tests.helpers.lightning import ToyModule, make_loader
-from tests.helpers.models import make_model, run_loop
+from tests.helpers.models import BATCHES, make_model, run_loop
 
 
 class Deep(nn.Module):
@@ -73,3 +74,73 @@ def test_graph_in_a_worker_thread_names_the_thread_and_the_steps_line() -> None:
     assert v.kind == "graph_built" and "in thread 'worker'" in v.detail and (v.batch_idx, v.module) == (0, "0")
     # The evaluating thread is still starting the worker, or already waiting for it.
     assert re.search(r"while .*in body: worker\.(start|join)\(\)", v.where or ""), v.where
+
+
+class Generator(nn.Module):
+    """Encodes in the evaluating thread and decodes in a generation thread, as streaming inference code does, and
+    forgets that threads start with grad mode on."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        torch.manual_seed(0)
+        self.encoder = nn.Linear(8, 8)
+        self.decoder = nn.Sequential(nn.Linear(8, 8), nn.Tanh(), nn.Linear(8, 2))
+
+    def generate(self, x: torch.Tensor, fix: bool = False) -> list[torch.Tensor]:
+        state = self.encoder(x)  # an inference tensor under inference_mode
+        out: list[torch.Tensor] = []
+
+        def decode() -> None:
+            with torch.inference_mode() if fix else contextlib.nullcontext():
+                out.append(self.decoder(state))  # the worker's line
+
+        worker = threading.Thread(target=decode, name="generation")
+        worker.start()
+        worker.join()
+        return out  # empty when the thread died: the evaluating thread sees only a missing result
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+def test_a_worker_thread_killed_by_inference_mode_is_reported_with_its_thread_module_and_line() -> None:
+    model = Generator()
+    results: list[list[torch.Tensor]] = []
+    with pytest.raises(GradModeViolation) as info, evaluating(model, grad_mode="inference") as scope:
+        for i, x in enumerate(BATCHES):
+            with scope.batch(i):
+                results.append(model.generate(x))
+    assert results == [[]], "PyTorch killed the thread; the step itself saw nothing"
+    v = info.value.violation
+    assert (v.kind, v.batch_idx, v.module) == ("graph_built", 0, "decoder.0")
+    assert "thread 'generation' died in module 'decoder.0'" in v.detail and "Inference tensors" in v.detail
+    assert "which the guard chose" not in v.detail and "that the guard chose" in v.detail
+    assert "out.append(self.decoder(state))  # the worker's line" in (v.where or "")
+    assert "torch.no_grad() or torch.inference_mode() in the worker thread" in v.hint and "allow_grad" in v.hint
+    assert "grad_mode='no_grad'" in v.hint
+
+
+def test_the_fixed_worker_thread_is_silent_and_computes_the_same() -> None:
+    model = Generator()
+    with evaluating(model, grad_mode="inference") as scope:
+        guarded = [model.generate(x, fix=True)[0] for x in BATCHES]
+    with torch.inference_mode():
+        plain = [model.generate(x, fix=True)[0] for x in BATCHES]
+    assert scope.report.total == 0 and all(torch.equal(a, b) for a, b in zip(guarded, plain))
+
+
+class ThreadedGeneration(ToyModule):
+    def __init__(self) -> None:
+        super().__init__()
+        self.gen = Generator()
+
+    def predict_step(self, batch: Any, batch_idx: int) -> list[torch.Tensor]:
+        return self.gen.generate(batch[0])
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+def test_a_worker_thread_killed_under_lightnings_inference_mode_is_reported(make_trainer: Any) -> None:
+    guard = GradModeGuard(on_violation="record")
+    with pytest.warns(UserWarning, match="violations during predict"):
+        make_trainer(callbacks=[guard]).predict(ThreadedGeneration(), make_loader())
+    found = [v for v in guard.report.violations if v.kind == "graph_built"]
+    assert [v.batch_idx for v in found] == [0, 1, 2, 3] and {v.module for v in found} == {"gen.decoder.0"}
+    assert "that the framework chose" in found[0].detail

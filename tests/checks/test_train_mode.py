@@ -1,8 +1,10 @@
-"""train_mode: a module in training mode during evaluation (named with the line that switched it), and functional
-dropout that trains whatever the module flags say."""
+"""train_mode: a module in training mode during evaluation (named with the line that switched it), and calls that
+train whatever the module flags say: functional dropout by every path, attention dropout, in any thread."""
 
 from __future__ import annotations
 
+import re
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,9 +13,12 @@ import pytest
 import torch
 import torch.nn.functional as F
 from torch import nn
+from torch.nn.functional import dropout as imported_dropout
+from torch.nn.functional import scaled_dot_product_attention as imported_sdpa
 
 from gradmode_plugin import GradModeGuard, GradModeViolation, evaluating
 from tests.helpers.lightning import ToyModule, make_loader
+from tests.helpers.models import TOKENS, Attend, Attention, AttentionNet, run_loop
 
 THIS_FILE = Path(__file__).name
 Dropout = Callable[[torch.Tensor, bool], torch.Tensor]
@@ -132,3 +137,195 @@ def test_functional_dropout_in_a_lightning_step(make_trainer: Any) -> None:
     v = info.value.violation
     assert (v.kind, v.stage, v.batch_idx, v.module) == ("train_mode", "validation", 2, "")
     assert "x = F.dropout(x)  # forgot training=self.training" in (v.where or "")
+
+
+# -- attention dropout, and dropout reached by every other path ----------------------------------------------------
+def sdpa_bug(m: nn.Module, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+    return F.scaled_dot_product_attention(q, k, v, dropout_p=m.dropout_p)  # the bug: dropout whatever the mode
+
+
+def sdpa_fixed(m: nn.Module, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+    return F.scaled_dot_product_attention(q, k, v, dropout_p=m.dropout_p if m.training else 0.0)
+
+
+OTHER_PATHS: dict[str, Attend] = {
+    "imported F.dropout": lambda m, q, k, v: imported_dropout(q, 0.5) @ k.transpose(-1, -2) @ v,
+    "torch.dropout": lambda m, q, k, v: torch.dropout(q, 0.5, True),
+    "torch.feature_dropout": lambda m, q, k, v: torch.feature_dropout(q, 0.5, True),
+    "torch.alpha_dropout": lambda m, q, k, v: torch.alpha_dropout(q, 0.5, True),
+    "torch.feature_alpha_dropout": lambda m, q, k, v: torch.feature_alpha_dropout(q, 0.5, True),
+    "torch._VF.dropout": lambda m, q, k, v: torch._VF.dropout(q, 0.5, True),
+    "torch.ops.aten.dropout": lambda m, q, k, v: torch.ops.aten.dropout(q, 0.5, True),
+    "torch.ops.aten.native_dropout": lambda m, q, k, v: torch.ops.aten.native_dropout(q, 0.5, True)[0],
+    "imported scaled_dot_product_attention": lambda m, q, k, v: imported_sdpa(q, k, v, dropout_p=m.dropout_p),
+    "torch.ops.aten.scaled_dot_product_attention": lambda m, q, k, v: torch.ops.aten.scaled_dot_product_attention(
+        q, k, v, None, m.dropout_p
+    ),
+}
+
+
+def attend_loop(attend: Attend, grad_mode: str, **kwargs: Any) -> tuple[Any, list[torch.Tensor]]:
+    model = AttentionNet(attend)
+    outputs = []
+    with evaluating(model, grad_mode=grad_mode, **kwargs) as scope:
+        for i, x in enumerate(TOKENS):
+            with scope.batch(i):
+                outputs.append(model(x))
+    return scope, outputs
+
+
+@pytest.mark.parametrize("grad_mode", ["no_grad", "inference"])
+def test_attention_dropout_not_conditioned_on_training_is_caught(grad_mode: str) -> None:
+    with pytest.raises(GradModeViolation) as info:
+        attend_loop(sdpa_bug, grad_mode)
+    v = info.value.violation
+    assert (v.kind, v.stage, v.batch_idx, v.module) == ("train_mode", "evaluation", 0, "block")
+    assert "F.scaled_dot_product_attention(dropout_p=0.3)" in v.detail and "in eval mode" in v.detail
+    assert "return F.scaled_dot_product_attention(q, k, v, dropout_p=m.dropout_p)  # the bug" in (v.where or "")
+    assert "outputs.append(model(x))" in (v.where or "")
+    assert "dropout_p=self.dropout_p if self.training else 0.0" in v.hint
+
+
+@pytest.mark.parametrize("grad_mode", ["no_grad", "inference"])
+def test_attention_dropout_conditioned_on_training_is_silent_and_computes_the_same(grad_mode: str) -> None:
+    scope, guarded = attend_loop(sdpa_fixed, grad_mode)
+    assert scope.report.total == 0
+    model = AttentionNet(sdpa_fixed).eval()
+    context = torch.no_grad if grad_mode == "no_grad" else torch.inference_mode
+    with context():
+        plain = [model(x) for x in TOKENS]
+    assert all(torch.equal(a, b) for a, b in zip(guarded, plain))
+
+
+@pytest.mark.parametrize("grad_mode", ["no_grad", "inference"])
+@pytest.mark.parametrize("path", list(OTHER_PATHS))
+def test_dropout_reached_by_another_path_is_caught_at_the_first_batch(path: str, grad_mode: str) -> None:
+    with pytest.raises(GradModeViolation) as info:
+        attend_loop(OTHER_PATHS[path], grad_mode)
+    v = info.value.violation
+    assert (v.kind, v.batch_idx, v.module) == ("train_mode", 0, "block")
+    assert THIS_FILE in (v.where or "") and "lambda" in (v.where or ""), v.where
+
+
+def test_mc_dropout_in_attention_through_allow_train_is_silent() -> None:
+    scope, outputs = attend_loop(sdpa_fixed, "inference", allow_train=("block",))
+    assert scope.report.total == 0
+    assert not torch.equal(outputs[0], AttentionNet(sdpa_fixed).eval()(TOKENS[0]))
+
+
+class InWorkerThread(nn.Module):
+    """Runs ``body`` on its input: the model's work that a worker thread does."""
+
+    def __init__(self, body: Callable[[nn.Module, torch.Tensor], torch.Tensor]) -> None:
+        super().__init__()
+        self.body = body
+        self.norm = nn.BatchNorm1d(8)
+        self.fc = nn.Linear(8, 8)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.body(self, self.fc(x))
+
+
+@pytest.mark.parametrize(
+    ("kind", "body"),
+    [
+        ("train_mode", lambda m, x: F.dropout(x, 0.5)),
+        ("train_mode", lambda m, x: torch.dropout(x, 0.5, True)),
+        ("train_mode", lambda m, x: sdpa_bug(Attention(sdpa_bug), x[None, None], x[None, None], x[None, None])[0, 0]),
+        (
+            "running_stats_updated",
+            lambda m, x: F.batch_norm(x, m.norm.running_mean, m.norm.running_var, training=True),
+        ),
+    ],
+)
+def test_functional_calls_that_train_in_a_worker_thread_are_caught(kind: str, body: Any) -> None:
+    model = InWorkerThread(body)
+
+    def in_worker(m: nn.Module, i: int, x: torch.Tensor) -> torch.Tensor:
+        out: list[torch.Tensor] = []
+
+        def work() -> None:
+            with torch.no_grad():  # the worker does not build graphs: only the training-mode call is wrong
+                out.append(m(x))
+
+        worker = threading.Thread(target=work, name="worker")
+        worker.start()
+        worker.join()
+        return out[0]
+
+    with pytest.raises(GradModeViolation) as info:
+        run_loop(model, in_worker, grad_mode="inference")
+    v = info.value.violation
+    assert (v.kind, v.batch_idx, v.module) == (kind, 0, "")
+    assert "lambda m, x:" in (v.where or "") and re.search(r"while .*worker\.(start|join)\(\)", v.where or "")
+
+
+def test_legit_sampling_in_predict_is_not_dropout(make_trainer: Any) -> None:
+    class Sampler(ToyModule):
+        def predict_step(self, batch: Any, batch_idx: int) -> dict[str, torch.Tensor]:
+            probs = self(batch[0]).softmax(-1)
+            return {
+                "tokens": torch.multinomial(probs, 4, replacement=True),
+                "coins": torch.bernoulli(probs),
+                "noise": torch.rand(3) + torch.randn(3) + torch.empty(3).uniform_(),
+                "masked": probs * torch.empty_like(probs).bernoulli_(0.9),  # a random mask, not rescaled dropout
+            }
+
+    def predict(guard: GradModeGuard | None) -> list[dict[str, torch.Tensor]]:
+        torch.manual_seed(0)
+        return make_trainer(callbacks=[guard] if guard else []).predict(Sampler(), make_loader())
+
+    guard = GradModeGuard()
+    guarded, plain = predict(guard), predict(None)
+    assert guard.report.total == 0
+    assert all(torch.equal(a[key], b[key]) for a, b in zip(guarded, plain) for key in a)
+
+
+class AttentionInLightning(ToyModule):
+    def __init__(self, attend: Attend) -> None:
+        super().__init__()
+        self.net = AttentionNet(attend)
+
+    def validation_step(self, batch: Any, batch_idx: int) -> None:
+        x, y = batch
+        self.log("val_loss", nn.functional.cross_entropy(self(x.view(-1, 1, 8).expand(-1, 3, 8)), y))
+
+
+def test_attention_dropout_in_lightning_is_caught_and_the_fix_validates_the_same(make_trainer: Any) -> None:
+    def validate(attend: Attend, callbacks: list[Any], seed: int = 0) -> float:
+        model = AttentionInLightning(attend)  # the same weights every time
+        torch.manual_seed(seed)
+        trainer = make_trainer(callbacks=callbacks)
+        return trainer.validate(model, make_loader(), verbose=False)[0]["val_loss"]
+
+    # Without the guard the bug is silent: two validations of the same model disagree.
+    assert validate(sdpa_bug, [], seed=1) != validate(sdpa_bug, [], seed=2)
+    with pytest.raises(GradModeViolation) as info:
+        validate(sdpa_bug, [GradModeGuard()])
+    v = info.value.violation
+    assert (v.kind, v.stage, v.batch_idx, v.module) == ("train_mode", "validation", 0, "net.block")
+    guard = GradModeGuard()
+    fixed = validate(sdpa_fixed, [guard], seed=1)
+    assert fixed == validate(sdpa_fixed, [], seed=2) and guard.report.total == 0
+
+
+# -- scripted models -----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("on_violation", ["record", "raise"])
+def test_a_scripted_model_with_a_submodule_training_is_reported_not_crashed(on_violation: str) -> None:
+    model = torch.jit.script(nn.Sequential(nn.Linear(8, 8), nn.Dropout(0.5), nn.Linear(8, 2)))
+    dropout = dict(model.named_modules())["1"]  # (scripted Sequential's [1] is not the module it runs)
+
+    def body(m: nn.Module, i: int, x: torch.Tensor) -> torch.Tensor:
+        if i == 1:
+            dropout.train()  # the line to blame
+        return m(x)
+
+    if on_violation == "raise":
+        with pytest.raises(GradModeViolation) as info:
+            run_loop(model, body)
+        v = info.value.violation
+    else:
+        v = run_loop(model, body, on_violation="record").report.violations[0]
+    assert (v.kind, v.batch_idx, v.module) == ("train_mode", 1, "1")
+    assert "dropout.train()  # the line to blame" in (v.where or "")
+    assert [m.training for m in model.modules()] == [True, True, True, True]  # restored as it was on entry

@@ -48,3 +48,41 @@ def hook_count(module: nn.Module) -> int:
 def instance_attributes(module: nn.Module) -> dict[int, set[str]]:
     """``id(submodule) -> names in its __dict__``, to prove the guard writes nothing onto a model."""
     return {id(m): set(vars(m)) for m in module.modules()}
+
+
+Attend = Callable[[nn.Module, torch.Tensor, torch.Tensor, torch.Tensor], torch.Tensor]
+
+
+class Attention(nn.Module):
+    """Multi-head self-attention whose attention call is ``attend(self, q, k, v)`` (the bug or its fix), with a
+    dropout probability, as model code keeps one: ``self.dropout_p``."""
+
+    def __init__(self, attend: Attend, dim: int = 8, heads: int = 2, dropout_p: float = 0.3) -> None:
+        super().__init__()
+        self.attend = attend
+        self.heads = heads
+        self.dropout_p = dropout_p
+        self.qkv = nn.Linear(dim, 3 * dim)
+        self.proj = nn.Linear(dim, dim)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        batch, tokens, dim = x.shape
+        q, k, v = self.qkv(x).view(batch, tokens, 3, self.heads, dim // self.heads).permute(2, 0, 3, 1, 4)
+        out = self.attend(self, q, k, v)
+        return self.proj(out.transpose(1, 2).reshape(batch, tokens, dim))
+
+
+class AttentionNet(nn.Module):
+    """An attention block and a classifier head: ``net.block`` is the attention."""
+
+    def __init__(self, attend: Attend) -> None:
+        super().__init__()
+        torch.manual_seed(0)
+        self.block = Attention(attend)
+        self.head = nn.Linear(8, 2)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.block(x).mean(1))
+
+
+TOKENS = [torch.randn(2, 5, 8, generator=torch.Generator().manual_seed(i)) for i in range(3)]

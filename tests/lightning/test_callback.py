@@ -308,8 +308,11 @@ def test_mc_dropout_without_pattern_is_reported_not_switched_off(make_trainer: A
     guard = GradModeGuard(on_violation="record")
     first, second = _predict_twice(make_trainer, guard)
     assert not torch.equal(first, second), "the guard must not undo the model's own eval hook"
-    assert guard.report.count("train_mode", "predict") == 8
+    # Per predict run: one finding right after the model's eval hook, then one per batch (4).
+    assert guard.report.count("train_mode", "predict") == 10
     assert {v.module for v in guard.report.violations} == {"head.0"}
+    after_hook = [v for v in guard.report.violations if v.batch_idx is None]
+    assert len(after_hook) == 2 and "still in training mode after on_predict_model_eval" in after_hook[0].detail
 
 
 def test_allow_train_pattern_matching_nothing_is_an_error(make_trainer: Any) -> None:

@@ -1,0 +1,115 @@
+"""Every private PyTorch internal the guard relies on, each naming the torch file it depends on.
+
+Paths are relative to the ``torch`` package. All of them are looked up once, when this module is imported (the first
+stage of a guard imports it), so a torch that changed one fails with a :class:`UnsupportedTorchError` naming the torch
+version and the internal, instead of crashing in the middle of a stage.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, Final
+
+import torch
+import torch.utils._contextlib
+import torch.utils._python_dispatch
+from torch import nn
+
+
+class UnsupportedTorchError(ImportError):
+    """The installed torch lacks an internal the guard relies on; the guard refuses to run unguarded."""
+
+
+def _require(found: bool, what: str) -> None:
+    if not found:
+        raise UnsupportedTorchError(
+            f"gradmode: the guard relies on {what}, which torch {torch.__version__} does not have. Install a torch "
+            "this gradmode-plugin supports (2.1 or newer; tested with 2.15), or remove the guard (GradModeGuard, "
+            "evaluating, GRADMODE_GUARD) to evaluate unguarded."
+        )
+
+
+_autograd = torch._C._autograd
+# csrc/autograd/python_saved_variable_hooks.cpp, used by autograd/graph.py saved_tensors_hooks: a thread's stack of
+# default saved-tensor hooks.
+for _name in ("_push_saved_tensors_default_hooks", "_pop_saved_tensors_default_hooks"):
+    _require(callable(getattr(_autograd, _name, None)), f"torch._C._autograd.{_name} (autograd/graph.py)")
+_require(
+    callable(getattr(_autograd, "_top_saved_tensors_default_hooks", None)),
+    "torch._C._autograd._top_saved_tensors_default_hooks (autograd/graph.py)",
+)
+
+push_saved_tensors_hooks: Final[Callable[..., None]] = _autograd._push_saved_tensors_default_hooks
+pop_saved_tensors_hooks: Final[Callable[[], None]] = _autograd._pop_saved_tensors_default_hooks
+
+
+def top_saved_tensors_hooks() -> tuple[Any, Any] | None:
+    """The innermost (pack, unpack) pair of this thread's default saved-tensor hooks, if any."""
+    return _autograd._top_saved_tensors_default_hooks(False)
+
+
+# nn/modules/module.py: Module.__call__ is _wrapped_call_impl, which calls _compiled_call_impl (set by
+# Module.compile()) when there is one, else _call_impl.
+_require(
+    callable(getattr(nn.Module, "_call_impl", None)) and hasattr(nn.Module, "_compiled_call_impl"),
+    "nn.Module._call_impl and nn.Module._compiled_call_impl (nn/modules/module.py)",
+)
+WRAPPED_CALL_IMPL: Final[Any] = getattr(nn.Module, "_wrapped_call_impl", None)
+
+
+def is_torchs_call(call: Callable[..., Any]) -> bool:
+    """Whether ``call`` is torch's ``Module._wrapped_call_impl`` in the two-step form the module-call probe repeats
+    (the compiled call when there is one, else ``_call_impl``)."""
+    code = getattr(call, "__code__", None)
+    return call is WRAPPED_CALL_IMPL and code is not None and code.co_names == ("_compiled_call_impl", "_call_impl")
+
+
+# nn/modules/batchnorm.py: the base of BatchNorm*d, SyncBatchNorm and InstanceNorm*d, with running statistics.
+_norm_base = getattr(torch.nn.modules.batchnorm, "_NormBase", None)
+_require(isinstance(_norm_base, type), "torch.nn.modules.batchnorm._NormBase (nn/modules/batchnorm.py)")
+NormBase: Final[type[nn.Module]] = _norm_base  # type: ignore[assignment]
+#: The buffers of a normalisation layer that its forward pass updates in training mode.
+NORM_STATISTICS: Final[frozenset[str]] = frozenset({"running_mean", "running_var", "num_batches_tracked"})
+
+
+def version(tensor: torch.Tensor) -> int:
+    """A tensor's version counter (``Tensor._version``, bumped by every in-place write); -1 for an inference tensor,
+    which has none."""
+    try:
+        return tensor._version
+    except RuntimeError:
+        return -1
+
+
+_require(isinstance(torch.zeros(1)._version, int), "Tensor._version (csrc/autograd/python_variable.cpp)")
+
+
+def parameter_stores(module: nn.Module) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The module's own ``_parameters`` and ``_buffers`` dicts (nn/modules/module.py), read, never written."""
+    return module._parameters, module._buffers
+
+
+# utils/_contextlib.py: the wrapper that decorators such as @torch.enable_grad() put around a function; its frame
+# holds the context factory and the decorated function.
+CONTEXTLIB_FILE: Final[str] = os.path.abspath(torch.utils._contextlib.__file__)
+
+# _VF.py: torch._VF, the module through which torch.nn.functional calls the dropout kernels (_VF.dropout, ...).
+_require(hasattr(torch._VF, "dropout") and hasattr(torch._VF, "feature_dropout"), "torch._VF.dropout (_VF.py)")
+VF: Final[Any] = torch._VF
+
+# utils/_python_dispatch.py: the base class of dispatch modes, which see every aten operator by any path.
+_dispatch_mode = getattr(torch.utils._python_dispatch, "TorchDispatchMode", None)
+_require(isinstance(_dispatch_mode, type), "torch.utils._python_dispatch.TorchDispatchMode")
+TorchDispatchMode: Final[type[Any]] = _dispatch_mode  # type: ignore[assignment]
+
+
+def op_schema(op: Any) -> tuple[str, tuple[str, ...], tuple[Any, ...]] | None:
+    """``(operator name, argument names, their defaults)`` of an aten ``OpOverload`` (``op._schema``, _ops.py), or
+    None. A default a call leaves out is not among the arguments the dispatcher passes on."""
+    schema = getattr(op, "_schema", None)
+    if schema is None:
+        return None
+    name = str(getattr(schema, "name", "")).split("::")[-1]
+    arguments = schema.arguments
+    return name, tuple(a.name for a in arguments), tuple(getattr(a, "default_value", None) for a in arguments)

@@ -1,0 +1,70 @@
+"""``inference_tensor_stored``: evaluation under inference mode left an *inference tensor* on the model.
+
+A module that caches a tensor while it evaluates (a rotary cos/sin table, a positional cache, a buffer filled
+lazily, a lazy module's parameters) keeps, under ``torch.inference_mode()``, a tensor autograd can never save: the
+next training step that uses it fails with PyTorch's "Inference tensors cannot be saved for backward", far from the
+evaluation that stored it. At the end of each stage every module's parameters, buffers and tensor attributes are
+compared with what they held when the stage began; each inference tensor that is new there is named with its module
+and attribute. Tensors inside list and dict attributes are not looked at: that is where models keep caches for
+evaluation only (timm's LeViT keeps its attention biases in a dict keyed by device, cleared by ``train()``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import torch
+from torch import nn
+from torch.nn.parameter import is_lazy
+
+from gradmode_plugin._torch_internals import parameter_stores
+from gradmode_plugin.checks.base import Check
+
+HINT = (
+    "a tensor made under torch.inference_mode() and kept on the model breaks the next training step that uses it "
+    "('Inference tensors cannot be saved for backward'); build the cache under torch.inference_mode(False) (or clone "
+    "it there), or evaluate this model under no_grad (grad_mode='no_grad', or Trainer(inference_mode=False))"
+)
+
+#: Module attributes that hold the module's structure, not its tensors.
+_STRUCTURE = frozenset({"_parameters", "_buffers", "_modules"})
+
+
+def _held_tensors(module: nn.Module) -> Iterator[tuple[str, torch.Tensor]]:
+    """``(attribute, tensor)`` for every tensor the module itself holds: parameters, buffers, tensor attributes."""
+    for store in parameter_stores(module):
+        for attr, value in store.items():
+            if isinstance(value, torch.Tensor):
+                yield attr, value
+    for attr, value in vars(module).items():
+        if attr not in _STRUCTURE and isinstance(value, torch.Tensor):
+            yield attr, value
+
+
+def _inference_tensors(modules: tuple[tuple[str, nn.Module], ...]) -> dict[tuple[str, str], torch.Tensor]:
+    return {
+        (name, attr): tensor
+        for name, module in modules
+        for attr, tensor in _held_tensors(module)
+        if not is_lazy(tensor) and tensor.is_inference()
+    }
+
+
+class InferenceTensorStored(Check):
+    kind = "inference_tensor_stored"
+
+    def start(self) -> None:
+        self._before = _inference_tensors(self.scope.modes.checked)
+
+    def stage_end(self) -> None:
+        now = _inference_tensors(self.scope.modes.checked)
+        new = [key for key, tensor in now.items() if self._before.get(key) is not tensor]
+        if not new:
+            return
+        shown = ", ".join(f"{name}.{attr}" if name else attr for name, attr in new[:5])
+        more = f" and {len(new) - 5} more" if len(new) > 5 else ""
+        detail = (
+            f"evaluation under torch.inference_mode() left {len(new)} inference tensor(s) on the model: "
+            f"{shown}{more}; training that uses them later fails"
+        )
+        self.scope.found(self.kind, module=new[0][0], detail=detail)
