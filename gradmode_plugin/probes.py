@@ -11,8 +11,9 @@ the checks (``gradmode_plugin.checks``) decide whether it is a violation.
 - :data:`TRAINING_CALLS`: the functions that train whatever the module flags say, wrapped while a stage runs anywhere
   in the process: the dropout kernels (``torch.dropout``, ``torch.feature_dropout``, ``torch.alpha_dropout``,
   ``torch.feature_alpha_dropout`` and their in-place forms, on ``torch`` and on ``torch._VF``, through which every
-  ``torch.nn.functional`` dropout runs, however it was imported), ``F.scaled_dot_product_attention`` with
-  ``dropout_p > 0``, and ``F.batch_norm``/``F.instance_norm`` given running statistics. A call that trains is
+  ``torch.nn.functional`` dropout runs, however it was imported), ``torch.nn.functional``'s dropout functions
+  themselves (for ``torch.compile``), ``F.scaled_dot_product_attention`` with ``dropout_p > 0``, and
+  ``F.batch_norm``/``F.instance_norm`` given running statistics. A call that trains is
   reported to the scope of the calling thread, or, in another thread, to the scope whose model's module is running
   further up that thread's stack.
 - :data:`TRAIN_CALLS`: ``nn.Module.train`` wrapped while a stage runs, so a switch to training mode can be
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import logging
 import sys
 import threading
@@ -275,6 +277,22 @@ def _dropout_kernel(original: Callable[..., torch.Tensor]) -> Callable[..., torc
     return _named_like(dropout, original)
 
 
+def _functional_dropout(original: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
+    """``F.dropout`` and its variants: they call the ``torch._VF`` kernels, which report in eager code; wrapped too so
+    that ``torch.compile``, which puts ``torch.nn.functional``'s own functions into its graphs unread, traces the
+    wrapper (a stage's graph then breaks at the report, in training-mode calls only)."""
+    label = f"F.{original.__name__}(training=True)"
+    training_default = bool(inspect.signature(original).parameters["training"].default)
+
+    def dropout(input: Tensor, p: float = 0.5, training: bool = training_default, inplace: bool = False) -> Tensor:
+        if training and p > 0.0:  # noqa: SIM102 (TorchScript drops only a block guarded by is_scripting() alone)
+            if not torch.jit.is_scripting():
+                route("train_mode", label)
+        return original(input, p, training, inplace)
+
+    return _named_like(dropout, original)
+
+
 def _attention(original: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
     if "enable_gqa" in (original.__doc__ or "").split("->")[0]:
 
@@ -358,10 +376,15 @@ DROPOUT_KERNELS = tuple(
 )
 
 
+#: ``torch.nn.functional``'s dropout functions.
+FUNCTIONAL_DROPOUTS = ("dropout", "alpha_dropout", "feature_alpha_dropout", "dropout1d", "dropout2d", "dropout3d")
+
+
 def _training_targets() -> list[tuple[object, str, Callable[..., Any]]]:
     targets: list[tuple[object, str, Callable[..., Any]]] = [
         (owner, name, _dropout_kernel) for owner in (torch, internals.VF) for name in DROPOUT_KERNELS
     ]
+    targets += [(F, name, _functional_dropout) for name in FUNCTIONAL_DROPOUTS]
     targets.append((F, "scaled_dot_product_attention", _attention))
     return [*targets, (F, "batch_norm", _batch_norm), (F, "instance_norm", _instance_norm)]
 

@@ -106,3 +106,50 @@ def test_compiled_lightning_module_validate_and_predict(tmp_path: Any) -> None:
     assert predictions is not None and len(predictions) == 4
     assert not any(p.requires_grad for p in predictions)
     assert all(m.training for m in module.modules())
+
+
+class Buggy(nn.Module):
+    """``body(self, h)`` after a layer: the training-mode call under test, inside the compiled region."""
+
+    def __init__(self, body: Any) -> None:
+        super().__init__()
+        torch.manual_seed(0)
+        self.body = body
+        self.fc = nn.Linear(8, 8)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.body(self, self.fc(x))
+
+
+def _attention_ignoring_training(m: nn.Module, h: torch.Tensor) -> torch.Tensor:
+    return nn.functional.scaled_dot_product_attention(h[None, None], h[None, None], h[None, None], dropout_p=0.3)[0, 0]
+
+
+COMPILED_BUGS = {
+    "F.dropout(x)": lambda m, h: nn.functional.dropout(h, 0.5),
+    "torch.dropout": lambda m, h: torch.dropout(h, 0.5, True),
+    "F.scaled_dot_product_attention(dropout_p=0.3)": _attention_ignoring_training,
+}
+
+
+@pytest.mark.parametrize("bug", list(COMPILED_BUGS))
+def test_training_calls_inside_a_compiled_region_are_caught_at_every_batch(bug: str) -> None:
+    model = Buggy(COMPILED_BUGS[bug])
+    compiled = torch.compile(model)
+    compiled(torch.randn(4, 8)).sum().backward()  # compiled in training first, as during a fit
+    for _ in range(2):  # a second stage reuses what the first one compiled
+        with evaluating(compiled, grad_mode="inference", on_violation="record") as scope:
+            for i in range(3):
+                with scope.batch(i):
+                    compiled(torch.randn(4, 8))
+        assert [v.batch_idx for v in scope.report.violations] == [0, 1, 2]
+        assert {v.kind for v in scope.report.violations} == {"train_mode"}
+
+
+def test_a_path_only_the_audit_sees_is_not_seen_inside_a_compiled_region() -> None:
+    # The blind spot the README states: the audit leaves torch.compile alone, and what it fuses is not seen.
+    model = Buggy(lambda m, h: torch.ops.aten.dropout(h, 0.5, True))
+    compiled = torch.compile(model)
+    with evaluating(compiled, grad_mode="inference", on_violation="record") as scope, scope.batch(0):
+        compiled(torch.randn(4, 8))
+    assert scope.report.total == 0
