@@ -55,9 +55,9 @@ class ImageClassifier(pl.LightningModule):
         optimizer: ``params -> Optimizer`` (e.g. a ``functools.partial`` of ``torch.optim.Adam``); default Adam.
         scheduler: ``optimizer -> LR scheduler``, stepped per epoch on ``val/loss``; optional.
         dropout: probability of ``head.mc_dropout``.
-        mc_samples: stochastic passes of the head averaged in validation, test and predict; above 1, the model's
-            own eval hooks (``on_validation_model_eval`` ...) keep ``head.mc_dropout`` training (MC dropout),
-            which the guard accepts only with ``allow_train=["head.mc_dropout"]`` (else: a train_mode violation).
+        mc_samples: passes of the head averaged in validation, test and predict; above 1 they differ (MC dropout)
+            where ``head.mc_dropout`` trains during evaluation: ``GradModeGuard(allow_train=["head.mc_dropout"])``
+            puts it in training mode right after Lightning's eval hook (without it every pass is the same).
         saliency: compute input-gradient saliency maps in ``test_step`` and ``predict_step``.
         planted_bug: one of :data:`PLANTED_BUGS`, or ``None``.
 
@@ -163,22 +163,6 @@ class ImageClassifier(pl.LightningModule):
         if self.hparams.saliency:
             out["saliency"] = self.saliency(x, out["preds"])
         return out
-
-    # -- MC dropout: Lightning's own way to keep a module training in evaluation ------------------------------
-    def _eval_keeping_mc_dropout(self) -> None:
-        self.eval()
-        if self.hparams.mc_samples > 1:
-            # On purpose: name it in the guard's allow_train, which allows it (the guard never switches modes).
-            self.head.mc_dropout.train()
-
-    def on_validation_model_eval(self) -> None:
-        self._eval_keeping_mc_dropout()
-
-    def on_test_model_eval(self) -> None:
-        self._eval_keeping_mc_dropout()
-
-    def on_predict_model_eval(self) -> None:
-        self._eval_keeping_mc_dropout()
 
     # -- saliency --------------------------------------------------------------------------------------------
     def saliency(self, x: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
