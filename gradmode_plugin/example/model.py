@@ -137,7 +137,7 @@ class ImageClassifier(pl.LightningModule):
         x, y = batch
         if self.hparams.planted_bug == "enable_grad_in_validation":
             # The bug the guard is for: a full autograd graph per validation batch, alive as long as the logits.
-            with torch.enable_grad():
+            with torch.enable_grad():  # noqa: GM301
                 logits = self._eval_logits(x)
         else:
             logits = self._eval_logits(x)
@@ -169,7 +169,7 @@ class ImageClassifier(pl.LightningModule):
         self.eval()
         if self.hparams.mc_samples > 1:
             # On purpose: name it in the guard's allow_train, which allows it (the guard never switches modes).
-            self.head.mc_dropout.train()
+            self.head.mc_dropout.train()  # noqa: GM201
 
     def on_validation_model_eval(self) -> None:
         self._eval_keeping_mc_dropout()

@@ -78,6 +78,7 @@ _INPLACE: Final[frozenset[str]] = frozenset(
     }
 )  # fmt: skip
 _FUNCTIONS: Final = (ast.FunctionDef, ast.AsyncFunctionDef)
+_CONTEXT_METHODS: Final = frozenset({"__enter__", "__exit__", "__aenter__", "__aexit__"})
 _COMPREHENSIONS: Final = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _NO_ARGS: Final[tuple[ast.expr, ...]] = ()
 
@@ -149,6 +150,7 @@ class _Scope:
         "parent",
         "pending_dropouts",
         "pools",
+        "reads_grad_mode",
         "sdpa_calls",
         "set_grad_statements",
         "threads",
@@ -192,6 +194,7 @@ class _Scope:
         self.grad_off_statement = False
         #: every statement is walked (the function calls `.eval()`: any call in it may be the model's)
         self.full = False
+        self.reads_grad_mode = False
 
     def where(self) -> str:
         """Where this code runs in evaluation, for messages: "`validation_step`" or "`_shared` (called from ...)"."""
@@ -242,6 +245,34 @@ def _mentions_training(node: ast.expr) -> bool:
         if isinstance(sub, ast.Name) and "train" in sub.id.lower():
             return True
     return False
+
+
+def _mode_set(call: ast.Call) -> str | None:
+    """``"eval"`` or ``"train"`` for a call of ``.eval()``/``.train(...)`` with a known mode, else None."""
+    func = call.func
+    if not isinstance(func, ast.Attribute):
+        return None
+    if func.attr == "eval" and not call.args and not call.keywords:
+        return "eval"
+    if func.attr == "train":
+        mode = _argument(call, "mode", 0)
+        if mode is None or _is_true(mode):
+            return "train"
+        if isinstance(mode, ast.Constant) and mode.value is False:
+            return "eval"
+    return None
+
+
+def _mode_chain(call: ast.Call) -> tuple[str | None, str | None]:
+    """The module and the mode a statement leaves it in: ``model.to(device).eval()`` and ``model.eval().cuda()``
+    give ``("model", "eval")``. Only statements and assignments count: ``torch.jit.freeze(f.eval())`` hands the
+    module on."""
+    mode = None
+    node: ast.expr = call
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        mode = mode or _mode_set(node)  # the outermost call runs last
+        node = node.func.value
+    return _dotted(node), mode
 
 
 def _argument(call: ast.Call, keyword: str, position: int) -> ast.expr | None:
@@ -409,10 +440,14 @@ class _Analysis:
 
     def _expr(self, node: ast.Expr, ctx: _Ctx, stack: list) -> bool:
         call = node.value
-        if isinstance(call, ast.Call) and self.imports.qualname(call.func) == names.SET_GRAD_ENABLED:
-            ctx.scope.set_grad_statements.append(call)
-            if call.args and isinstance(call.args[0], ast.Constant) and call.args[0].value is False:
-                ctx.scope.grad_off_statement = True
+        if isinstance(call, ast.Call):
+            if self.imports.qualname(call.func) == names.SET_GRAD_ENABLED:
+                ctx.scope.set_grad_statements.append(call)
+                if call.args and isinstance(call.args[0], ast.Constant) and call.args[0].value is False:
+                    ctx.scope.grad_off_statement = True
+            base, mode = _mode_chain(call)
+            if mode is not None and base is not None and not self.imports.is_import(base.partition(".")[0]):
+                ctx.scope.mode_calls.append(((node.lineno, node.col_offset), base, mode))
         return True
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, ctx: _Ctx, stack: list) -> bool:
@@ -439,7 +474,8 @@ class _Analysis:
                 decorator,
                 "GM302",
                 f"`@{_written(decorator)}` on {scope.where()} turns gradients on for evaluation, which Lightning "
-                'and `evaluating()` run without them: remove it, and wrap the gradients you need in `allow_grad("why")`',
+                "and `evaluating()` run without them: remove it, and wrap the gradients you need in "
+                '`allow_grad("why")`',
             )
         body_ctx = _Ctx(scope, decorator_grad, False, False, frozenset(), None)
         self._push_body(stack, node.body, body_ctx)
@@ -457,6 +493,8 @@ class _Analysis:
         grad, allow = ctx.grad, ctx.allow
         for item in node.items:
             state = self._grad_of(item.context_expr)
+            if state == _FREE and self._chosen_by_caller(item.context_expr, ctx.scope):
+                state = _CHOSEN
             if self._is_allow_grad(item.context_expr):
                 allow = True
             if state == _ON and ctx.scope.eval_name is not None and not allow:
@@ -534,10 +572,12 @@ class _Analysis:
                     scope.pools.add(name)
                 if self._parameter_source(value, scope):
                     scope.param_iterables.add(name)
-                func = value.func
-                if isinstance(func, ast.Attribute) and func.attr == "eval" and not value.args:
-                    # `model = build().eval()`: the name holds a module in eval mode from here on
-                    scope.mode_calls.append(((node.lineno, node.col_offset), name, "eval"))
+                base, mode = _mode_chain(value)
+                if mode is not None:  # `model = build().to(device).eval()`: the name holds a module in that mode
+                    position = (node.lineno, node.col_offset)
+                    scope.mode_calls.append((position, name, mode))
+                    if base is not None and base != name and not self.imports.is_import(base.partition(".")[0]):
+                        scope.mode_calls.append((position, base, mode))
             if name in ctx.param_vars and self._mentions_grad_of(value, name) and ctx.grad != _OFF:
                 self.report(
                     node,
@@ -574,6 +614,8 @@ class _Analysis:
 
     def _qualified_call(self, call: ast.Call, qualname: str, ctx: _Ctx) -> None:
         scope = ctx.scope
+        if ctx.training and (qualname in names.DROPOUT_FUNCTIONAL or qualname in names.DROPOUT_TORCH):
+            return  # `if self.training:` around it: dropout only where it belongs
         if qualname in names.DROPOUT_FUNCTIONAL:
             self._functional_dropout(call, qualname, ctx)
         elif qualname in names.DROPOUT_TORCH:
@@ -601,6 +643,8 @@ class _Analysis:
             self._backward(call, ctx)
         elif qualname in names.AUTOGRAD_GRAD:
             scope.wants_grad = True
+        elif qualname == names.IS_GRAD_ENABLED:
+            scope.reads_grad_mode = True
         elif qualname == names.THREAD:
             worker = next((kw.value for kw in call.keywords if kw.arg == "target"), None)
             if worker is not None:
@@ -622,22 +666,19 @@ class _Analysis:
         key = _dotted(receiver)
         if key is None or (isinstance(receiver, ast.Name) and self.imports.is_import(receiver.id)):
             return
-        position = (call.lineno, call.col_offset)
-        if attr == "eval" and not call.args:
-            scope.mode_calls.append((position, key, "eval"))
-        elif attr == "train":
-            mode = _argument(call, "mode", 0)
-            if mode is None or _is_true(mode):
-                scope.mode_calls.append((position, key, "train"))
-                if scope.eval_name is not None:
-                    scope.train_calls.append((call, key))
-            elif isinstance(mode, ast.Constant) and mode.value is False:
-                scope.mode_calls.append((position, key, "eval"))
+        if attr == "train":
+            if _mode_set(call) == "train" and scope.eval_name is not None:
+                scope.train_calls.append((call, key))
         elif attr in ("submit", "map") and _is_pool(receiver, scope) and call.args:
             self._thread(call, call.args[0], f"`{key}.{attr}`", ctx)
-        elif attr in _INPLACE and isinstance(receiver, ast.Name) and receiver.id in ctx.param_vars:
-            if ctx.grad != _OFF and not scope.grad_off_statement:
-                self._inplace_update(call, receiver.id)
+        elif (
+            attr in _INPLACE
+            and isinstance(receiver, ast.Name)
+            and receiver.id in ctx.param_vars
+            and ctx.grad != _OFF
+            and not scope.grad_off_statement
+        ):
+            self._inplace_update(call, receiver.id)
         # `self.model(x)` calls the attribute `model`; `m.forward(x)` calls `m`: both may be a module's forward.
         scope.model_calls.append((call, ctx.grad))
 
@@ -672,7 +713,8 @@ class _Analysis:
                 call,
                 "GM303",
                 f"`{_written(call.func)}(...)` in {scope.where()}: evaluation runs without gradients, so this "
-                'fails or needs a graph built for it; remove it, or put sanctioned gradients inside `allow_grad("why")`',
+                "fails or needs a graph built for it; remove it, or put sanctioned gradients inside "
+                '`allow_grad("why")`',
             )
 
     def _thread(self, call: ast.Call, worker: ast.expr, starter: str, ctx: _Ctx) -> None:
@@ -728,6 +770,19 @@ class _Analysis:
                 return _ON if mode.value else _OFF
             return _CHOSEN
         return _FREE
+
+    @staticmethod
+    def _chosen_by_caller(node: ast.expr, scope: _Scope) -> bool:
+        """``with context():`` where ``context`` is an argument (of this function or one around it): the caller
+        chose the grad mode."""
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+            return False
+        where: _Scope | None = scope
+        while where is not None:
+            if node.func.id in where.params:
+                return True
+            where = where.parent
+        return False
 
     def _is_allow_grad(self, node: ast.expr) -> bool:
         if not isinstance(node, ast.Call):
@@ -884,8 +939,8 @@ class _Analysis:
 
     def _decide_set_grad_statements(self, scope: _Scope) -> None:
         statements = scope.set_grad_statements
-        if not statements or scope is self.module:
-            return  # a script's top-level switch is meant for the whole run
+        if not statements or scope is self.module or scope.name in _CONTEXT_METHODS or scope.reads_grad_mode:
+            return  # a script's top-level switch; a context manager's own enter/exit; a function that saves the mode
         if any(not (call.args and isinstance(call.args[0], ast.Constant)) for call in statements):
             return  # the function saves and restores the mode itself (`set_grad_enabled(previous)`)
         for call in statements:
@@ -989,8 +1044,6 @@ class _Analysis:
 
 def _is_pool(receiver: ast.expr, scope: _Scope) -> bool:
     return isinstance(receiver, ast.Name) and receiver.id in scope.pools
-
-
 
 
 def check_source(source: str | bytes, path: str, eval_functions: tuple[str, ...] = ()) -> list[Finding]:

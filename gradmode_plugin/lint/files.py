@@ -64,9 +64,7 @@ def python_files(paths: Sequence[str], exclude: Sequence[str] = (), root: Path |
             raise FileNotFoundError(given)
         for folder, dirs, files in os.walk(given):
             dirs[:] = sorted(
-                name
-                for name in dirs
-                if not skipped_folder(name) and not excluded(Path(folder, name), exclude, root)
+                name for name in dirs if not skipped_folder(name) and not excluded(Path(folder, name), exclude, root)
             )
             for name in sorted(files):
                 if name.endswith(".py") and not excluded(Path(folder, name), exclude, root):

@@ -55,6 +55,7 @@ NO_GRAD: Final = "torch.no_grad"
 INFERENCE_MODE: Final = "torch.inference_mode"
 ENABLE_GRAD: Final = "torch.enable_grad"
 SET_GRAD_ENABLED: Final = "torch.set_grad_enabled"
+IS_GRAD_ENABLED: Final = "torch.is_grad_enabled"
 ALLOW_GRAD: Final = "gradmode_plugin.allow_grad"
 #: Context managers that run their body without gradients whatever their arguments.
 NO_GRAD_CONTEXTS: Final[frozenset[str]] = frozenset({NO_GRAD, "gradmode_plugin.evaluating"})

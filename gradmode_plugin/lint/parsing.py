@@ -18,6 +18,7 @@ Example:
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 from typing import Final
 
@@ -42,7 +43,7 @@ def _boundaries(source: bytes) -> list[int]:
         last = start
         if double % 2 or single % 2:
             continue  # inside a docstring (a `def` of an example at column 0)
-        if source[start:start + 1] != b"@" and _DECORATOR_BEFORE.search(source, max(0, start - 400), start):
+        if source[start : start + 1] != b"@" and _DECORATOR_BEFORE.search(source, max(0, start - 400), start):
             continue  # the `def` of a decorator above: one piece with it
         cuts.append(start)
     return cuts
@@ -64,7 +65,7 @@ def parse_relevant(source: bytes, triggers: Triggers, whole: bool, path: str = "
     body: list[ast.stmt] = []
     line = 1
     edges = [0, *cuts, len(source)]
-    for start, end in zip(edges, edges[1:]):
+    for start, end in itertools.pairwise(edges):
         piece = source[start:end]
         if start == 0 or triggers.in_bytes(start, end):
             try:

@@ -94,7 +94,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "enable-grad-in-evaluation",
         "`with torch.enable_grad()` or `with torch.set_grad_enabled(True)` in evaluation code",
         "autograd records every operation in evaluation: graphs kept alive, memory and time spent",
-        "remove it, or wrap the gradients you need in `allow_grad(\"reason\")`",
+        'remove it, or wrap the gradients you need in `allow_grad("reason")`',
         "graph_built",
     ),
     Rule(
@@ -102,7 +102,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "enable-grad-decorator",
         "`@torch.enable_grad()` or `@torch.set_grad_enabled(True)` on an evaluation step or function",
         "turns gradients back on for the whole function that evaluation runs without them",
-        "remove the decorator; wrap the gradients you need in `allow_grad(\"reason\")`",
+        'remove the decorator; wrap the gradients you need in `allow_grad("reason")`',
         "grad_enabled",
         ("graph_built",),
     ),
@@ -111,15 +111,14 @@ RULES: Final[tuple[Rule, ...]] = (
         "backward-in-evaluation",
         "`.backward()`, `manual_backward` or `torch.autograd.backward` in evaluation code",
         "fails without a graph, or needs one built in evaluation; gradients accumulate into the parameters",
-        "remove it; sanctioned gradients (saliency, attacks) go inside `allow_grad(\"reason\")`",
+        'remove it; sanctioned gradients (saliency, attacks) go inside `allow_grad("reason")`',
         "graph_built",
     ),
     Rule(
         "GM401",
         "grad-mode-statement",
         "`torch.set_grad_enabled(...)` called as a statement instead of a `with`",
-        "sets grad mode for the thread until something resets it: it leaks out of the function (and past an "
-        "exception)",
+        "sets grad mode for the thread until something resets it: it leaks out of the function (and past an exception)",
         "`with torch.set_grad_enabled(...):` around the code it is meant for",
         "grad_enabled",
     ),
@@ -167,8 +166,7 @@ RULES: Final[tuple[Rule, ...]] = (
     Rule(
         "GM801",
         "thread-without-no-grad",
-        "a `ThreadPoolExecutor` or `threading.Thread` started in evaluation code whose worker does not enter "
-        "`no_grad`",
+        "a `ThreadPoolExecutor` or `threading.Thread` started in evaluation code whose worker does not enter `no_grad`",
         "grad mode is thread-local: a new thread runs with gradients on, whatever its caller's `no_grad`",
         "enter `with torch.no_grad():` (or `torch.inference_mode()`) inside the worker",
         "graph_built",
