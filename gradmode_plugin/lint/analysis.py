@@ -604,7 +604,7 @@ class _Analysis:
         qualname = self.imports.qualname(func)
         if qualname is not None:
             self._qualified_call(call, qualname, ctx)
-        if isinstance(func, ast.Attribute):
+        if isinstance(func, ast.Attribute) and qualname is None:
             self._method_call(call, func, ctx)
         elif isinstance(func, ast.Name) and not self.imports.is_import(func.id):
             scope.model_calls.append((call, ctx.grad))
@@ -864,6 +864,8 @@ class _Analysis:
             for generator in node.generators:
                 bound |= self._parameter_targets(generator.target, generator.iter, ctx.scope)
             ctx = ctx._replace(param_vars=ctx.param_vars | bound)
+            values = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+            return any(self._uses_parameters(value, ctx, depth) for value in values)
         return any(self._uses_parameters(child, ctx, depth) for child in ast.iter_child_nodes(node))
 
     # -- decisions at a scope's end ------------------------------------------------------------------------------

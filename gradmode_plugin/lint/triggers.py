@@ -91,13 +91,21 @@ def _offsets(source: bytes, word: bytes) -> Iterable[int]:
 
 def trigger_offsets(source: bytes, aliases: Iterable[str] = ()) -> list[int]:
     """Sorted offsets of every trigger: a call of a dropout function, ``scaled_dot_product_attention``,
-    ``.train``/``.eval``, ``enable_grad``, ``set_grad_enabled``, a ``backward(`` call, ``volatile``,
+    ``.train``/``.eval``, ``enable_grad``, ``set_grad_enabled``, a ``backward(`` call, ``manual_backward``,
+    ``volatile``,
     ``parameters(``, a ``"params"`` key, ``Thread``, and the given alias names as whole words."""
     found: list[int] = []
     for at in _offsets(source, b"dropout"):
         if _dropout_call(source, at):
             found.append(at)
-    for word in (b"scaled_dot_product_attention", b"enable_grad", b"set_grad_enabled", b"volatile", b"Thread"):
+    for word in (
+        b"scaled_dot_product_attention",
+        b"enable_grad",
+        b"set_grad_enabled",
+        b"volatile",
+        b"Thread",
+        b"manual_backward",
+    ):
         found.extend(_offsets(source, word))
     found.extend(_offsets(source, b"parameters("))
     for word in (b".train", b".eval"):
