@@ -19,6 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any, Final
 
+from gradmode_plugin.lint.rules import select_codes
+
 TABLE: Final = "gradmode-lint"
 #: Every key of the table, and what it holds.
 KEYS: Final[dict[str, str]] = {
@@ -97,7 +99,7 @@ def load_settings(config: Path | None = None, start: Path | None = None) -> Sett
     """Settings from ``config`` (a pyproject.toml), else from the nearest one with the table, else the defaults.
 
     Raises:
-        ConfigError: a missing file, invalid TOML, an unknown key or a value of the wrong type.
+        ConfigError: a missing file, invalid TOML, an unknown key, a value of the wrong type or an unknown code.
     """
     start = (start or Path.cwd()).resolve()
     if config is not None:
@@ -114,6 +116,10 @@ def load_settings(config: Path | None = None, start: Path | None = None) -> Sett
         allowed = "; ".join(f"{key}: {meaning}" for key, meaning in KEYS.items())
         raise ConfigError(f"{path}: [tool.{TABLE}] has no setting {', '.join(map(repr, unknown))}; allowed: {allowed}")
     values = {key: _strings(path, key, value) for key, value in table.items()}
+    try:
+        select_codes(values.get("select"), values.get("ignore", ()))
+    except ValueError as err:
+        raise ConfigError(f"{path}: [tool.{TABLE}] {err}") from err
     return Settings(
         select=values.get("select"),
         ignore=values.get("ignore", ()),

@@ -25,12 +25,14 @@ from typing import Final
 from gradmode_plugin.lint.triggers import Triggers
 
 _TOP_LEVEL: Final = re.compile(rb"^(?:@|def |class |async def )", re.MULTILINE)
-_DECORATOR_BEFORE: Final = re.compile(rb"(?:^|\n)@[^\n]*\n(?:[ \t]*\n)*$")
+#: Blank lines just before, after a line that is no decorator nor a closing bracket at column 0.
+_AFTER_BLANK: Final = re.compile(rb"\n(?![@)\]}])[^\n]*\n[ \t]*\n(?:[ \t]*\n)*$")
 _CODING: Final = re.compile(rb"^[ \t\f]*#.*?coding[:=]", re.MULTILINE)
 
 
 def _boundaries(source: bytes) -> list[int]:
-    """Offsets of lines that start a top-level definition outside any triple-quoted string."""
+    """Offsets of lines that start a top-level definition outside any triple-quoted string, after a blank line
+    and not after a decorator (a definition is cut off from nothing it needs)."""
     cuts: list[int] = []
     double = single = 0
     last = 0
@@ -43,8 +45,8 @@ def _boundaries(source: bytes) -> list[int]:
         last = start
         if double % 2 or single % 2:
             continue  # inside a docstring (a `def` of an example at column 0)
-        if source[start : start + 1] != b"@" and _DECORATOR_BEFORE.search(source, max(0, start - 400), start):
-            continue  # the `def` of a decorator above: one piece with it
+        if not _AFTER_BLANK.search(source, max(0, start - 2000), start):
+            continue  # right after code: a decorator (perhaps over several lines) or a continued statement
         cuts.append(start)
     return cuts
 
