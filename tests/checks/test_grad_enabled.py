@@ -53,7 +53,7 @@ def test_leaked_set_grad_enabled_is_flagged_with_the_context_manager_fix() -> No
     def body(m: nn.Module, i: int, x: torch.Tensor) -> torch.Tensor:
         out = m(x)
         if i == 3:
-            torch.set_grad_enabled(True)
+            torch.set_grad_enabled(True)  # noqa: GM401
         return out
 
     with pytest.raises(GradModeViolation) as info:
@@ -69,6 +69,6 @@ def test_grad_left_on_after_the_last_batch_is_reported_once() -> None:
         with scope:
             with scope.batch(0):
                 model(BATCHES[0])
-            torch.set_grad_enabled(True)
+            torch.set_grad_enabled(True)  # noqa: GM401
     found = [(v.kind, v.batch_idx) for v in scope.report.violations]
     assert found == [("grad_enabled", None)], "outside any batch"

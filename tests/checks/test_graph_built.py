@@ -41,7 +41,7 @@ class TemplateLike(ToyModule):
         return nn.functional.cross_entropy(self.forward(x), y)
 
     def validation_step(self, batch: Any, batch_idx: int) -> None:
-        with torch.enable_grad():
+        with torch.enable_grad():  # noqa: GM301
             loss = self.model_step(batch)  # the step's own line
         self.log("val/loss", loss.detach())
 

@@ -50,15 +50,15 @@ class Net(nn.Module):
 
 
 BUGGY: dict[str, Dropout] = {
-    "F.dropout(x)": lambda x, training: F.dropout(x, 0.5),  # training defaults to True: the classic
-    "F.dropout(training=True)": lambda x, training: F.dropout(x, 0.5, training=True),
-    "F.alpha_dropout(training=True)": lambda x, training: F.alpha_dropout(x, 0.5, training=True),
-    "F.feature_alpha_dropout(training=True)": lambda x, training: F.feature_alpha_dropout(
+    "F.dropout(x)": lambda x, training: F.dropout(x, 0.5),  # training defaults to True: the classic  # noqa: GM101
+    "F.dropout(training=True)": lambda x, training: F.dropout(x, 0.5, training=True),  # noqa: GM102
+    "F.alpha_dropout(training=True)": lambda x, training: F.alpha_dropout(x, 0.5, training=True),  # noqa: GM102
+    "F.feature_alpha_dropout(training=True)": lambda x, training: F.feature_alpha_dropout(  # noqa: GM102
         x.reshape(2, 4, 2), 0.5, training=True
     ).reshape(2, 8),
-    "F.dropout1d": lambda x, training: F.dropout1d(x.reshape(2, 4, 2), 0.5).reshape(2, 8),
-    "F.dropout2d": lambda x, training: F.dropout2d(x.reshape(2, 2, 2, 2), 0.5).reshape(2, 8),
-    "F.dropout3d": lambda x, training: F.dropout3d(x.reshape(1, 2, 2, 2, 2), 0.5).reshape(2, 8),
+    "F.dropout1d": lambda x, training: F.dropout1d(x.reshape(2, 4, 2), 0.5).reshape(2, 8),  # noqa: GM101
+    "F.dropout2d": lambda x, training: F.dropout2d(x.reshape(2, 2, 2, 2), 0.5).reshape(2, 8),  # noqa: GM101
+    "F.dropout3d": lambda x, training: F.dropout3d(x.reshape(1, 2, 2, 2, 2), 0.5).reshape(2, 8),  # noqa: GM101
 }
 CORRECT: dict[str, Dropout] = {
     "F.dropout(training=self.training)": lambda x, training: F.dropout(x, 0.5, training=training),
@@ -127,7 +127,7 @@ class FunctionalDropoutInLightning(ToyModule):
     def validation_step(self, batch: Any, batch_idx: int) -> None:
         x = self.net(batch[0])
         if batch_idx == 2:
-            x = F.dropout(x)  # forgot training=self.training
+            x = F.dropout(x)  # forgot training=self.training  # noqa: GM101
         self.log("val_loss", nn.functional.cross_entropy(x, batch[1]))
 
 

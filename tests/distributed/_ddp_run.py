@@ -52,7 +52,7 @@ class Net(pl.LightningModule):
     def validation_step(self, batch: Any, batch_idx: int) -> None:
         x, y = batch
         if self.bug and self.global_rank == 1:
-            with torch.enable_grad():
+            with torch.enable_grad():  # noqa: GM301
                 out = self(x)
         else:
             out = self(x)

@@ -42,7 +42,7 @@ class GpuNet(ToyModule):
     def validation_step(self, batch: Any, batch_idx: int) -> None:
         x, y = batch
         if self.bug:
-            with torch.enable_grad():
+            with torch.enable_grad():  # noqa: GM301
                 out = self(x)
         else:
             out = self(x)

@@ -26,7 +26,7 @@ class EnableGradInValidation(ToyModule):
     def validation_step(self, batch: Any, batch_idx: int) -> None:
         x, y = batch
         if batch_idx == 2:
-            with torch.enable_grad():
+            with torch.enable_grad():  # noqa: GM301
                 out = self(x)
         else:
             out = self(x)
@@ -62,7 +62,7 @@ class ThreadedPredict(ToyModule):
 class LeakingCallback(pl.Callback):
     def on_validation_batch_start(self, trainer: Any, pl_module: Any, batch: Any, batch_idx: int, *args: Any) -> None:
         if batch_idx == 1:
-            torch.set_grad_enabled(True)
+            torch.set_grad_enabled(True)  # noqa: GM401
 
 
 class ReturnsParameter(ToyModule):
@@ -116,7 +116,7 @@ def test_enable_grad_in_validation_step_during_fit_is_caught_at_its_batch(make_t
 def test_enable_grad_caught_during_sanity_check(make_trainer: Any) -> None:
     class Always(ToyModule):
         def validation_step(self, batch: Any, batch_idx: int) -> None:
-            with torch.enable_grad():
+            with torch.enable_grad():  # noqa: GM301
                 self(batch[0])
 
     trainer = make_trainer(callbacks=[GradModeGuard()])
@@ -190,7 +190,7 @@ def test_logged_parameter_is_not_a_violation_lightning_stores_a_detached_copy(ma
 def test_graph_behind_a_logged_value_is_caught(make_trainer: Any) -> None:
     class LogsWithGraph(ToyModule):
         def validation_step(self, batch: Any, batch_idx: int) -> None:
-            with torch.enable_grad():
+            with torch.enable_grad():  # noqa: GM301
                 loss = nn.functional.cross_entropy(self(batch[0]), batch[1])
             self.log("val_loss", loss)
 
@@ -344,7 +344,7 @@ def test_saliency_under_allow_grad(make_trainer: Any, grad_mode: str) -> None:
 def test_saliency_without_allow_grad_is_flagged(make_trainer: Any) -> None:
     class Unmarked(Saliency):
         def test_step(self, batch: Any, batch_idx: int) -> None:
-            with torch.inference_mode(False), torch.enable_grad():
+            with torch.inference_mode(False), torch.enable_grad():  # noqa: GM301
                 x = batch[0].clone().requires_grad_()
                 torch.autograd.grad(self(x).sum(), x)
 
@@ -555,7 +555,7 @@ def test_enable_grad_under_inference_mode_builds_nothing_and_is_not_flagged(make
 
 class AlwaysEnableGrad(ToyModule):
     def validation_step(self, batch: Any, batch_idx: int) -> None:
-        with torch.enable_grad():
+        with torch.enable_grad():  # noqa: GM301
             super().validation_step(batch, batch_idx)
 
 
@@ -665,7 +665,7 @@ class BuildsGraphIn(pl.Callback):
 
     def _maybe(self, name: str, pl_module: Any, batch_idx: int | None = None) -> None:
         if name == self.hook and batch_idx == self.batch:
-            with torch.enable_grad():
+            with torch.enable_grad():  # noqa: GM301
                 pl_module(torch.randn(2, 8))
 
     def on_validation_start(self, trainer: Any, pl_module: Any) -> None:

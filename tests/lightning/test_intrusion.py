@@ -251,7 +251,7 @@ class NeedsAutograd(ToyModule):
     def predict_step(self, batch: Any, batch_idx: int) -> torch.Tensor:
         if self.threaded:
             with ThreadPoolExecutor(1) as pool:
-                return pool.submit(self._input_gradient, batch[0]).result()
+                return pool.submit(self._input_gradient, batch[0]).result()  # noqa: GM801
         return self._input_gradient(batch[0])
 
 
@@ -293,7 +293,7 @@ class FuncTransforms(ToyModule):
             return self(v).logsumexp(-1).sum()
 
         if self.bug:
-            with torch.inference_mode(False), torch.enable_grad():
+            with torch.inference_mode(False), torch.enable_grad():  # noqa: GM301
                 return {"energy": energy(batch[0][:2].clone()).detach()}
         with allow_grad("physics"):
             x = batch[0][:2].clone()

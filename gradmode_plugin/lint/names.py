@@ -1,0 +1,130 @@
+"""What a name in a module refers to: its imports resolved to fully qualified names, whatever the alias.
+
+``import torch.nn.functional as F``, ``from torch.nn import functional as nnf`` and
+``from torch.nn.functional import dropout`` all make a call resolve to ``torch.nn.functional.dropout``.
+
+Example:
+    >>> import ast
+    >>> imports = ImportTable()
+    >>> imports.add(ast.parse("from torch.nn import functional as nnf").body[0])
+    >>> imports.qualname(ast.parse("nnf.dropout", mode="eval").body)
+    'torch.nn.functional.dropout'
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+from typing import Final
+
+# Names torch re-exports at the top level, by where they are defined: one spelling for each.
+_CANONICAL: Final[dict[str, str]] = {
+    **{
+        f"{module}.{name}": f"torch.{name}"
+        for module in ("torch.autograd", "torch.autograd.grad_mode")
+        for name in ("no_grad", "enable_grad", "set_grad_enabled", "inference_mode")
+    },
+    "torch.autograd.variable.Variable": "torch.autograd.Variable",
+    "torch._C._nn.scaled_dot_product_attention": "torch.nn.functional.scaled_dot_product_attention",
+    "torch.nn.modules.module.Module": "torch.nn.Module",
+    "gradmode_plugin.allow.allow_grad": "gradmode_plugin.allow_grad",
+    "gradmode_plugin.scope.evaluating": "gradmode_plugin.evaluating",
+    "concurrent.futures.thread.ThreadPoolExecutor": "concurrent.futures.ThreadPoolExecutor",
+}
+
+FUNCTIONAL: Final = "torch.nn.functional."
+#: Functional dropouts whose ``training`` defaults to True.
+DROPOUT_TRAINING_DEFAULT_TRUE: Final[frozenset[str]] = frozenset(
+    FUNCTIONAL + name for name in ("dropout", "dropout1d", "dropout2d", "dropout3d")
+)
+#: Every functional dropout with a ``training`` argument (third positional).
+DROPOUT_FUNCTIONAL: Final[frozenset[str]] = DROPOUT_TRAINING_DEFAULT_TRUE | {
+    FUNCTIONAL + "alpha_dropout",
+    FUNCTIONAL + "feature_alpha_dropout",
+}
+#: ``torch.dropout(input, p, train)`` and its relatives: ``train`` is required (third positional).
+DROPOUT_TORCH: Final[frozenset[str]] = frozenset(
+    f"{module}.{name}{suffix}"
+    for module in ("torch", "torch._VF")
+    for name in ("dropout", "alpha_dropout", "feature_dropout", "feature_alpha_dropout")
+    for suffix in ("", "_")
+)
+SDPA: Final = FUNCTIONAL + "scaled_dot_product_attention"
+
+NO_GRAD: Final = "torch.no_grad"
+INFERENCE_MODE: Final = "torch.inference_mode"
+ENABLE_GRAD: Final = "torch.enable_grad"
+SET_GRAD_ENABLED: Final = "torch.set_grad_enabled"
+IS_GRAD_ENABLED: Final = "torch.is_grad_enabled"
+ALLOW_GRAD: Final = "gradmode_plugin.allow_grad"
+#: Context managers that run their body without gradients whatever their arguments.
+NO_GRAD_CONTEXTS: Final[frozenset[str]] = frozenset({NO_GRAD, "gradmode_plugin.evaluating"})
+VARIABLE: Final = "torch.autograd.Variable"
+AUTOGRAD_BACKWARD: Final[frozenset[str]] = frozenset({"torch.autograd.backward"})
+AUTOGRAD_GRAD: Final[frozenset[str]] = frozenset({"torch.autograd.grad"})
+THREAD_POOL: Final = "concurrent.futures.ThreadPoolExecutor"
+THREAD: Final = "threading.Thread"
+PARTIAL: Final = "functools.partial"
+
+
+class ImportTable:
+    """Local names bound by import statements, mapped to the fully qualified names they stand for."""
+
+    __slots__ = ("_names",)
+
+    def __init__(self) -> None:
+        self._names: dict[str, str] = {}
+
+    def add(self, node: ast.Import | ast.ImportFrom) -> None:
+        """Record the names an import statement binds (relative imports are the module's own: left out)."""
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    self._names[alias.asname] = alias.name
+                else:  # `import torch.nn.functional` binds `torch`
+                    top = alias.name.partition(".")[0]
+                    self._names[top] = top
+        elif node.module and not node.level:
+            for alias in node.names:
+                if alias.name != "*":
+                    self._names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+
+    def aliases(self, words: Iterable[bytes]) -> list[str]:
+        """Local names naming none of ``words`` bound to qualified names that name one (``as sdpa``)."""
+        texts = [word.decode() for word in words]
+        return [
+            local
+            for local, qualified in self._names.items()
+            if not any(word in local for word in texts) and any(word in qualified for word in texts)
+        ]
+
+    def is_import(self, name: str) -> bool:
+        """Whether ``name`` was bound by an import (a module or an imported object, not a local variable)."""
+        return name in self._names
+
+    def qualname(self, node: ast.expr) -> str | None:
+        """The canonical fully qualified name of a dotted expression rooted in an import, else None."""
+        parts: list[str] = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return None
+        base = self._names.get(node.id)
+        if base is None:
+            return None
+        name = ".".join([base, *reversed(parts)]) if parts else base
+        return _CANONICAL.get(name, name)
+
+    def bound_in(self, tree: ast.Module) -> None:
+        """Record the module-level imports, also those under ``if``/``try``/``with`` (not inside functions)."""
+        stack: list[ast.stmt] = list(tree.body)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                self.add(node)
+            elif isinstance(node, (ast.If, ast.Try, ast.With, ast.AsyncWith)) or type(node).__name__ == "TryStar":
+                for field in ("body", "orelse", "finalbody"):
+                    stack.extend(getattr(node, field, ()))
+                for handler in getattr(node, "handlers", ()):
+                    stack.extend(handler.body)

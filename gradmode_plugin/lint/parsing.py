@@ -1,0 +1,78 @@
+"""Parse only what a rule can look at: the top-level definitions that name a trigger word, and every statement
+between definitions (imports, constants, script code).
+
+Parsing is most of a run's time, and most definitions of a model file (configs, embeddings, MLPs) name nothing a
+rule looks for. A file is cut at lines that start a top-level ``def``/``class`` (or its decorators), where no
+triple-quoted string is open; each piece keeps its line numbers. Anything unusual (a piece that does not parse, an
+encoding declaration, what the caller names: threads, whose workers may be defined anywhere) parses the whole file
+instead.
+
+Example:
+    >>> from gradmode_plugin.lint.triggers import Triggers
+    >>> source = b"import torch\\n\\ndef f():\\n    return 1\\n\\ndef g(x):\\n    return x.eval()\\n"
+    >>> tree = parse_relevant(source, Triggers(source), whole=False)
+    >>> [type(node).__name__ for node in tree.body], tree.body[-1].lineno
+    (['Import', 'FunctionDef'], 6)
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import re
+from typing import Final
+
+from gradmode_plugin.lint.triggers import Triggers
+
+_TOP_LEVEL: Final = re.compile(rb"^(?:@|def |class |async def )", re.MULTILINE)
+#: Blank lines just before, after a line that is no decorator nor a closing bracket at column 0.
+_AFTER_BLANK: Final = re.compile(rb"\n(?![@)\]}])[^\n]*\n[ \t]*\n(?:[ \t]*\n)*$")
+_CODING: Final = re.compile(rb"^[ \t\f]*#.*?coding[:=]", re.MULTILINE)
+
+
+def _boundaries(source: bytes) -> list[int]:
+    """Offsets of lines that start a top-level definition outside any triple-quoted string, after a blank line
+    and not after a decorator (a definition is cut off from nothing it needs)."""
+    cuts: list[int] = []
+    double = single = 0
+    last = 0
+    for match in _TOP_LEVEL.finditer(source):
+        start = match.start()
+        if start == 0:
+            continue
+        double += source.count(b'"""', last, start)
+        single += source.count(b"'''", last, start)
+        last = start
+        if double % 2 or single % 2:
+            continue  # inside a docstring (a `def` of an example at column 0)
+        if not _AFTER_BLANK.search(source, max(0, start - 2000), start):
+            continue  # right after code: a decorator (perhaps over several lines) or a continued statement
+        cuts.append(start)
+    return cuts
+
+
+def parse_relevant(source: bytes, triggers: Triggers, whole: bool, path: str = "<unknown>") -> ast.Module:
+    """A module holding the statements of ``source`` a rule may look at (the first piece, and every piece with a
+    trigger), with their own line numbers; the whole module where ``whole`` (or the file declares an encoding).
+
+    Raises:
+        SyntaxError: the file does not parse (as ``ast.parse`` would).
+        ValueError: the file has null bytes.
+    """
+    if whole or _CODING.search(source, 0, 400):
+        return ast.parse(source, filename=path)
+    cuts = _boundaries(source)
+    if not cuts:
+        return ast.parse(source, filename=path)
+    body: list[ast.stmt] = []
+    line = 1
+    edges = [0, *cuts, len(source)]
+    for start, end in itertools.pairwise(edges):
+        piece = source[start:end]
+        if start == 0 or triggers.in_bytes(start, end):
+            try:
+                body.extend(ast.parse(b"\n" * (line - 1) + piece, filename=path).body)
+            except (SyntaxError, ValueError):
+                return ast.parse(source, filename=path)  # a cut in the wrong place: the whole file decides
+        line += piece.count(b"\n")
+    return ast.Module(body=body, type_ignores=[])

@@ -1,0 +1,214 @@
+"""The rule registry of ``gradmode-lint``: every rule's code, what it finds, why it matters, the fix, and the runtime
+kind it prevents.
+
+This module is the one place where rules and runtime kinds (``gradmode_plugin.kinds``) name each other: a rule names
+its kind by string (the linter imports neither torch nor the kinds module), and :func:`rules_for_kind` gives the
+rules that would have caught a runtime violation before the run.
+
+Example:
+    >>> [rule.code for rule in rules_for_kind("grad_enabled")]
+    ['GM302', 'GM401']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from typing import Final
+
+
+@dataclasses.dataclass(frozen=True)
+class Rule:
+    """One rule.
+
+    Attributes:
+        code: ``GM`` and three digits; the hundreds group the rules of one bug.
+        name: a short slug (SARIF's rule name).
+        what: what the rule finds, in a line.
+        why: what goes wrong at run time.
+        fix: what to write instead.
+        kind: the runtime violation kind it prevents (``gradmode_plugin.kinds``), or ``None`` where there is none.
+        also_kinds: further kinds the same bug shows up as at run time.
+    """
+
+    code: str
+    name: str
+    what: str
+    why: str
+    fix: str
+    kind: str | None
+    also_kinds: tuple[str, ...] = ()
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """Every kind the rule prevents, its main kind first."""
+        return (self.kind, *self.also_kinds) if self.kind else self.also_kinds
+
+
+#: Every rule, in code order.
+RULES: Final[tuple[Rule, ...]] = (
+    Rule(
+        "GM101",
+        "functional-dropout-training-default",
+        "`F.dropout` or `F.dropout1d/2d/3d` called without `training=`",
+        "`training` defaults to True: it drops activations in evaluation whatever `model.eval()` set",
+        "pass `training=self.training` (or use an `nn.Dropout` module)",
+        "train_mode",
+    ),
+    Rule(
+        "GM102",
+        "functional-dropout-training-true",
+        "a functional dropout (`F.dropout`, `F.alpha_dropout`, ...) called with `training=True`",
+        "drops activations in evaluation too",
+        "pass `training=self.training`",
+        "train_mode",
+    ),
+    Rule(
+        "GM103",
+        "torch-dropout-train-true",
+        "`torch.dropout(x, p, True)` (or `torch.alpha_dropout`, `torch.feature_dropout`, ...) with `train` True",
+        "drops activations in evaluation too, and the runtime probe of `torch.nn.functional` does not see it",
+        "pass `self.training` as `train`",
+        "train_mode",
+    ),
+    Rule(
+        "GM104",
+        "sdpa-dropout-not-conditioned",
+        "`F.scaled_dot_product_attention(..., dropout_p=...)` whose value does not depend on `self.training`",
+        "attention weights are dropped in evaluation: `dropout_p` knows nothing of the module's mode",
+        "`dropout_p=self.dropout_p if self.training else 0.0`",
+        "train_mode",
+    ),
+    Rule(
+        "GM201",
+        "train-in-evaluation",
+        "`.train()` in a validation/test/predict step or an `on_validation_*`/`on_test_*`/`on_predict_*` hook",
+        "switches dropout and batch-norm statistics on for the rest of evaluation",
+        "remove it (Lightning restores training mode itself, in `on_*_model_train`); a module meant to train in "
+        "evaluation goes in the guard's `allow_train`",
+        "train_mode",
+        ("running_stats_updated",),
+    ),
+    Rule(
+        "GM301",
+        "enable-grad-in-evaluation",
+        "`with torch.enable_grad()` or `with torch.set_grad_enabled(True)` in evaluation code",
+        "autograd records every operation in evaluation: graphs kept alive, memory and time spent",
+        'remove it, or wrap the gradients you need in `allow_grad("reason")`',
+        "graph_built",
+    ),
+    Rule(
+        "GM302",
+        "enable-grad-decorator",
+        "`@torch.enable_grad()` or `@torch.set_grad_enabled(True)` on an evaluation step or function",
+        "turns gradients back on for the whole function that evaluation runs without them",
+        'remove the decorator; wrap the gradients you need in `allow_grad("reason")`',
+        "grad_enabled",
+        ("graph_built",),
+    ),
+    Rule(
+        "GM303",
+        "backward-in-evaluation",
+        "`.backward()`, `manual_backward` or `torch.autograd.backward` in evaluation code",
+        "fails without a graph, or needs one built in evaluation; gradients accumulate into the parameters",
+        'remove it; sanctioned gradients (saliency, attacks) go inside `allow_grad("reason")`',
+        "graph_built",
+    ),
+    Rule(
+        "GM401",
+        "grad-mode-statement",
+        "`torch.set_grad_enabled(...)` called as a statement instead of a `with`",
+        "sets grad mode for the thread until something resets it: it leaks out of the function (and past an exception)",
+        "`with torch.set_grad_enabled(...):` around the code it is meant for",
+        "grad_enabled",
+    ),
+    Rule(
+        "GM501",
+        "eval-without-no-grad",
+        "`m.eval()` then `m(...)` in the same function, outside `no_grad`/`inference_mode`",
+        "`eval()` changes how layers behave, not grad mode: autograd records every forward of the evaluation",
+        "`with torch.no_grad():` (or `torch.inference_mode()`) around the loop, or decorate the function",
+        "graph_built",
+    ),
+    Rule(
+        "GM601",
+        "volatile-variable",
+        "`Variable(..., volatile=True)`",
+        "`volatile` has done nothing since PyTorch 0.4: the graph is built",
+        "`with torch.no_grad():` around the computation",
+        None,
+    ),
+    Rule(
+        "GM701",
+        "inplace-parameter-update",
+        "in-place update of a parameter from `.parameters()` (`p -= lr * p.grad`, `p.add_(...)`) outside `no_grad`",
+        "raises 'a leaf Variable that requires grad is being used in an in-place operation'",
+        "`with torch.no_grad():` around the update (or `@torch.no_grad()` on the function)",
+        None,
+    ),
+    Rule(
+        "GM702",
+        "parameter-rebound",
+        "`p = p - lr * p.grad` in a loop over `.parameters()`",
+        "rebinds the loop variable: the parameter is not updated, silently",
+        "update in place under `torch.no_grad()`: `p -= lr * p.grad`",
+        None,
+    ),
+    Rule(
+        "GM703",
+        "gradient-clipping-by-hand",
+        "`p.grad` scaled in place by a value computed from parameters, outside `no_grad`",
+        "the gradient gets an autograd history through the parameters (kept alive, and wrong where a gradient "
+        "norm was meant)",
+        "`torch.nn.utils.clip_grad_norm_` / `clip_grad_value_`, or compute the scale under `torch.no_grad()`",
+        None,
+    ),
+    Rule(
+        "GM801",
+        "thread-without-no-grad",
+        "a `ThreadPoolExecutor` or `threading.Thread` started in evaluation code whose worker does not enter `no_grad`",
+        "grad mode is thread-local: a new thread runs with gradients on, whatever its caller's `no_grad`",
+        "enter `with torch.no_grad():` (or `torch.inference_mode()`) inside the worker",
+        "graph_built",
+    ),
+)
+
+RULES_BY_CODE: Final[dict[str, Rule]] = {rule.code: rule for rule in RULES}
+
+
+def rules_for_kind(kind: str) -> tuple[Rule, ...]:
+    """The rules that would have caught a runtime violation of ``kind`` before the run (possibly none).
+
+    Example:
+        >>> [rule.code for rule in rules_for_kind("output_requires_grad")]
+        []
+    """
+    return tuple(rule for rule in RULES if kind in rule.kinds)
+
+
+def select_codes(select: Iterable[str] | None = None, ignore: Iterable[str] = ()) -> frozenset[str]:
+    """The codes enabled by ``select`` (codes or prefixes; ``None``: every rule) less those matched by ``ignore``.
+
+    Raises:
+        ValueError: an entry that is no rule's code nor a prefix of one, naming it and the codes there are.
+
+    Example:
+        >>> sorted(select_codes(["GM1"], ["GM104"]))
+        ['GM101', 'GM102', 'GM103']
+    """
+    selected = {rule.code for rule in RULES} if select is None else _matching(select, "select")
+    return frozenset(selected - _matching(ignore, "ignore"))
+
+
+def _matching(prefixes: Iterable[str], option: str) -> set[str]:
+    codes: set[str] = set()
+    for prefix in prefixes:
+        prefix = prefix.strip().upper()
+        matched = {rule.code for rule in RULES if rule.code.startswith(prefix)}
+        if not prefix or not matched:
+            raise ValueError(
+                f"{option}: {prefix!r} is no rule code or prefix of one; codes are {', '.join(RULES_BY_CODE)} "
+                "(a prefix such as GM1 or GM selects a group)"
+            )
+        codes |= matched
+    return codes

@@ -1,0 +1,58 @@
+"""gradmode-lint as a user runs it: its command line in a child process, over files written to disk.
+
+Case files mark every line a finding is expected on with ``# expect: GM101`` (several codes: ``GM101, GM501``);
+lines without a mark must stay silent.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import sys
+from pathlib import Path
+
+from tests.helpers.process import REPO, run_process
+
+_EXPECT = re.compile(r"#\s*expect:\s*(GM\d+(?:\s*,\s*GM\d+)*)")
+_FINDING = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>GM\d+) ")
+
+#: (path relative to the folder checked, line, code)
+Located = tuple[str, int, str]
+
+
+@dataclasses.dataclass(frozen=True)
+class LintRun:
+    """The outcome of one ``gradmode-lint`` command."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+    def findings(self) -> set[Located]:
+        """The findings of a text-format run."""
+        found: set[Located] = set()
+        for line in self.stdout.splitlines():
+            match = _FINDING.match(line)
+            assert match, f"not a finding line: {line!r}"
+            found.add((Path(match["path"]).as_posix(), int(match["line"]), match["code"]))
+        return found
+
+
+def run_lint(cwd: Path, *args: str, python: str = sys.executable) -> LintRun:
+    """``python -m gradmode_plugin.lint ARGS`` in ``cwd``, importing this checkout's package."""
+    proc = run_process(
+        [python, "-m", "gradmode_plugin.lint", *args], cwd=cwd, env={"PYTHONPATH": str(REPO)}, timeout=120
+    )
+    return LintRun(proc.returncode, proc.stdout, proc.stderr)
+
+
+def expected_findings(root: Path) -> set[Located]:
+    """Every ``# expect: CODE`` mark in the ``*.py`` files under ``root``."""
+    expected: set[Located] = set()
+    for path in sorted(root.rglob("*.py")):
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            match = _EXPECT.search(line)
+            if match:
+                for code in re.split(r"\s*,\s*", match.group(1)):
+                    expected.add((path.relative_to(root).as_posix(), number, code))
+    return expected

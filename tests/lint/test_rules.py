@@ -1,0 +1,48 @@
+"""The rule registry: codes, the runtime kinds rules name (the registry of kinds names the same), the README's
+table."""
+
+from __future__ import annotations
+
+import re
+
+from gradmode_plugin.kinds import KINDS
+from gradmode_plugin.lint.rules import RULES, RULES_BY_CODE, rules_for_kind, select_codes
+from tests.helpers.process import REPO
+
+
+def test_codes_are_unique_and_grouped_by_bug() -> None:
+    codes = [rule.code for rule in RULES]
+    assert codes == sorted(set(codes)), "codes unique, in order"
+    assert all(re.fullmatch(r"GM[1-8]0[1-9]", code) for code in codes)
+    assert len({rule.name for rule in RULES}) == len(RULES)
+
+
+def test_every_rule_names_a_runtime_kind_or_none() -> None:
+    for rule in RULES:
+        assert set(rule.kinds) <= set(KINDS), f"{rule.code} names a kind that is not in gradmode_plugin.kinds"
+        assert rule.kind is not None or not rule.also_kinds
+
+
+def test_rules_for_kind() -> None:
+    assert [rule.code for rule in rules_for_kind("train_mode")] == ["GM101", "GM102", "GM103", "GM104", "GM201"]
+    assert [rule.code for rule in rules_for_kind("running_stats_updated")] == ["GM201"]
+    assert [rule.code for rule in rules_for_kind("grad_enabled")] == ["GM302", "GM401"]
+    assert {rule.code for rule in rules_for_kind("graph_built")} == {"GM301", "GM302", "GM303", "GM501", "GM801"}
+    assert rules_for_kind("params_changed") == ()
+    assert {RULES_BY_CODE[code].kind for code in ("GM601", "GM701", "GM702", "GM703")} == {None}
+
+
+def test_select_codes() -> None:
+    assert select_codes() == frozenset(RULES_BY_CODE)
+    assert select_codes(["gm1"], ["GM104"]) == {"GM101", "GM102", "GM103"}
+    assert select_codes(["GM"], ["GM"]) == frozenset()
+
+
+def test_readme_table_lists_every_rule_with_its_kind() -> None:
+    readme = (REPO / "README.md").read_text()
+    section = readme.split("## Before it runs: gradmode-lint", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `(GM\d{3})` \|(.*)$", section, flags=re.MULTILINE)
+    assert [code for code, _ in rows] == [rule.code for rule in RULES]
+    for code, rest in rows:
+        kind = RULES_BY_CODE[code].kind
+        assert rest.rstrip().endswith(f"| {f'`{kind}`' if kind else '-'} |"), f"{code}: runtime kind column"

@@ -1,0 +1,22 @@
+"""Smoke test of scripts/bench_lint.py: it runs and writes its figures (timings are not asserted)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from tests.helpers.process import REPO, run_process
+
+
+def test_bench_lint_quick(tmp_path: Path) -> None:
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "m.py").write_text("import torch.nn.functional as F\n\n\ndef f(x):\n    return F.dropout(x)\n")
+    proc = run_process(
+        [sys.executable, str(REPO / "scripts" / "bench_lint.py"), str(code), "--quick", "--out", str(tmp_path)],
+        cwd=REPO,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    figures = json.loads((tmp_path / "lint_speed.json").read_text())
+    assert figures["files"] == 1 and figures["findings"] == 1 and figures["files_per_s_best"] > 0
