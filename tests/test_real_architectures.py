@@ -233,7 +233,7 @@ def timm_attention_ignoring_training(self: nn.Module, x: torch.Tensor, attn_mask
     """timm's ``Attention.forward`` with the recurring bug: ``dropout_p`` not conditioned on ``self.training``."""
     b, n, _ = x.shape
     q, k, v = self.qkv(x).reshape(b, n, 3, self.num_heads, self.head_dim).permute(2, 0, 3, 1, 4).unbind(0)
-    x = torch.nn.functional.scaled_dot_product_attention(q, k, v, dropout_p=self.attn_drop.p)  # the planted bug
+    x = torch.nn.functional.scaled_dot_product_attention(q, k, v, dropout_p=self.attn_drop.p)  # the planted bug  # noqa: GM104
     return self.proj(x.transpose(1, 2).reshape(b, n, self.attn_dim))
 
 

@@ -137,7 +137,7 @@ class ImageClassifier(pl.LightningModule):
         x, y = batch
         if self.hparams.planted_bug == "enable_grad_in_validation":
             # The bug the guard is for: a full autograd graph per validation batch, alive as long as the logits.
-            with torch.enable_grad():
+            with torch.enable_grad():  # noqa: GM301
                 logits = self._eval_logits(x)
         else:
             logits = self._eval_logits(x)

@@ -773,13 +773,14 @@ class _Analysis:
 
     @staticmethod
     def _chosen_by_caller(node: ast.expr, scope: _Scope) -> bool:
-        """``with context():`` where ``context`` is an argument (of this function or one around it): the caller
-        chose the grad mode."""
+        """``with context():`` where ``context`` is an argument (of this function or one around it), or a variable
+        assigned there (``context = torch.no_grad if ... else torch.inference_mode``): chosen elsewhere, unknown
+        here, so not reported."""
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
             return False
         where: _Scope | None = scope
         while where is not None:
-            if node.func.id in where.params:
+            if node.func.id in where.params or node.func.id in where.assigned:
                 return True
             where = where.parent
         return False

@@ -141,7 +141,7 @@ def test_functional_dropout_in_a_lightning_step(make_trainer: Any) -> None:
 
 # -- attention dropout, and dropout reached by every other path ----------------------------------------------------
 def sdpa_bug(m: nn.Module, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
-    return F.scaled_dot_product_attention(q, k, v, dropout_p=m.dropout_p)  # the bug: dropout whatever the mode
+    return F.scaled_dot_product_attention(q, k, v, dropout_p=m.dropout_p)  # the bug: dropout whatever the mode  # noqa: GM104
 
 
 def sdpa_fixed(m: nn.Module, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
@@ -149,15 +149,15 @@ def sdpa_fixed(m: nn.Module, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) 
 
 
 OTHER_PATHS: dict[str, Attend] = {
-    "imported F.dropout": lambda m, q, k, v: imported_dropout(q, 0.5) @ k.transpose(-1, -2) @ v,
-    "torch.dropout": lambda m, q, k, v: torch.dropout(q, 0.5, True),
-    "torch.feature_dropout": lambda m, q, k, v: torch.feature_dropout(q, 0.5, True),
-    "torch.alpha_dropout": lambda m, q, k, v: torch.alpha_dropout(q, 0.5, True),
-    "torch.feature_alpha_dropout": lambda m, q, k, v: torch.feature_alpha_dropout(q, 0.5, True),
-    "torch._VF.dropout": lambda m, q, k, v: torch._VF.dropout(q, 0.5, True),
+    "imported F.dropout": lambda m, q, k, v: imported_dropout(q, 0.5) @ k.transpose(-1, -2) @ v,  # noqa: GM101
+    "torch.dropout": lambda m, q, k, v: torch.dropout(q, 0.5, True),  # noqa: GM103
+    "torch.feature_dropout": lambda m, q, k, v: torch.feature_dropout(q, 0.5, True),  # noqa: GM103
+    "torch.alpha_dropout": lambda m, q, k, v: torch.alpha_dropout(q, 0.5, True),  # noqa: GM103
+    "torch.feature_alpha_dropout": lambda m, q, k, v: torch.feature_alpha_dropout(q, 0.5, True),  # noqa: GM103
+    "torch._VF.dropout": lambda m, q, k, v: torch._VF.dropout(q, 0.5, True),  # noqa: GM103
     "torch.ops.aten.dropout": lambda m, q, k, v: torch.ops.aten.dropout(q, 0.5, True),
     "torch.ops.aten.native_dropout": lambda m, q, k, v: torch.ops.aten.native_dropout(q, 0.5, True)[0],
-    "imported scaled_dot_product_attention": lambda m, q, k, v: imported_sdpa(q, k, v, dropout_p=m.dropout_p),
+    "imported scaled_dot_product_attention": lambda m, q, k, v: imported_sdpa(q, k, v, dropout_p=m.dropout_p),  # noqa: GM104
     "torch.ops.aten.scaled_dot_product_attention": lambda m, q, k, v: torch.ops.aten.scaled_dot_product_attention(
         q, k, v, None, m.dropout_p
     ),
@@ -249,8 +249,8 @@ class InWorkerThread(nn.Module):
 @pytest.mark.parametrize(
     ("kind", "body"),
     [
-        ("train_mode", lambda m, x: F.dropout(x, 0.5)),
-        ("train_mode", lambda m, x: torch.dropout(x, 0.5, True)),
+        ("train_mode", lambda m, x: F.dropout(x, 0.5)),  # noqa: GM101
+        ("train_mode", lambda m, x: torch.dropout(x, 0.5, True)),  # noqa: GM103
         ("train_mode", lambda m, x: sdpa_bug(Attention(sdpa_bug), x[None, None], x[None, None], x[None, None])[0, 0]),
         (
             "running_stats_updated",

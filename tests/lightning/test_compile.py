@@ -122,12 +122,12 @@ class Buggy(nn.Module):
 
 
 def _attention_ignoring_training(m: nn.Module, h: torch.Tensor) -> torch.Tensor:
-    return nn.functional.scaled_dot_product_attention(h[None, None], h[None, None], h[None, None], dropout_p=0.3)[0, 0]
+    return nn.functional.scaled_dot_product_attention(h[None, None], h[None, None], h[None, None], dropout_p=0.3)[0, 0]  # noqa: GM104
 
 
 COMPILED_BUGS = {
-    "F.dropout(x)": lambda m, h: nn.functional.dropout(h, 0.5),
-    "torch.dropout": lambda m, h: torch.dropout(h, 0.5, True),
+    "F.dropout(x)": lambda m, h: nn.functional.dropout(h, 0.5),  # noqa: GM101
+    "torch.dropout": lambda m, h: torch.dropout(h, 0.5, True),  # noqa: GM103
     "F.scaled_dot_product_attention(dropout_p=0.3)": _attention_ignoring_training,
 }
 

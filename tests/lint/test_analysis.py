@@ -490,6 +490,13 @@ CORRECT: dict[str, str] = {
                 return model(x)
 
 
+        def compare(model, x, grad_mode):
+            context = torch.no_grad if grad_mode == "no_grad" else torch.inference_mode
+            model.eval()
+            with context():
+                return model(x)
+
+
         class Model(LightningModule):
             def validation_step(self, batch, batch_idx):
                 self.eval()

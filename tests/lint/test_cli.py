@@ -14,7 +14,6 @@ import pytest
 from tests.helpers.lint import run_lint
 from tests.helpers.process import REPO, run_process
 
-
 MODEL = textwrap.dedent(
     """
     import torch
