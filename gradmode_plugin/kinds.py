@@ -1,7 +1,9 @@
 """The registry of violation kinds: one entry each, with its summary, its hint and the check that finds it.
 
 Adding a kind is adding an entry here and a :class:`~gradmode_plugin.checks.base.Check` subclass in
-``gradmode_plugin/checks/`` (see the README, "Adding a kind").
+``gradmode_plugin/checks/`` (see the README, "Adding a kind"). The rules of ``gradmode-lint`` that find a kind's bug
+before the run name the kind in their own registry (:mod:`gradmode_plugin.lint.rules`); :attr:`Kind.rules` reads
+them from there, and every finding's hint names them.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from gradmode_plugin.checks import (
 )
 from gradmode_plugin.checks import train_mode as train_mode_check
 from gradmode_plugin.checks.base import Check
+from gradmode_plugin.lint.rules import rules_for_kind
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,6 +43,16 @@ class Kind:
     def __post_init__(self) -> None:
         if self.check.kind != self.name:
             raise ValueError(f"kind {self.name!r}: its check {self.check.__name__} reports {self.check.kind!r}")
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The ``gradmode-lint`` codes that find this kind's bug before the run (possibly none)."""
+        return tuple(rule.code for rule in rules_for_kind(self.name))
+
+    @property
+    def before_the_run(self) -> str:
+        """What a finding's hint adds: the rules that would have caught it before the run, if any."""
+        return f" (before the run: gradmode-lint {', '.join(self.rules)})" if self.rules else ""
 
 
 #: Every kind, in the order of reports and of the per-rank count table.
@@ -93,3 +106,5 @@ KINDS_BY_NAME: Final[dict[str, Kind]] = {kind.name: kind for kind in REGISTRY}
 KINDS: Final[tuple[str, ...]] = tuple(KINDS_BY_NAME)
 #: ``{kind: hint}``.
 HINTS: Final[dict[str, str]] = {kind.name: kind.hint for kind in REGISTRY}
+#: ``{kind: what every hint of the kind ends with}``: the ``gradmode-lint`` rules that find it before the run.
+BEFORE_THE_RUN: Final[dict[str, str]] = {kind.name: kind.before_the_run for kind in REGISTRY}

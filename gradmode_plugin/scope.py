@@ -23,7 +23,7 @@ from gradmode_plugin.checks.base import Check
 from gradmode_plugin.checks.grad_enabled import GradEnabled
 from gradmode_plugin.checks.output_requires_grad import OutputRequiresGrad
 from gradmode_plugin.distributed import Ranks, agree, describe_offenders, offenders
-from gradmode_plugin.kinds import HINTS, KINDS, REGISTRY
+from gradmode_plugin.kinds import BEFORE_THE_RUN, HINTS, KINDS, REGISTRY
 from gradmode_plugin.memory import CudaPeak
 from gradmode_plugin.modes import (
     GradContextChoice,
@@ -361,7 +361,7 @@ class EvaluationScope:
                 module=module,
                 where=where,
                 rank=self.ranks.rank,
-                hint=hint or HINTS[kind],
+                hint=(hint or HINTS[kind]) + BEFORE_THE_RUN[kind],
                 detail=detail,
                 dataloader_idx=self.dataloader_idx,
             )

@@ -6,8 +6,9 @@ import re
 from pathlib import Path
 
 import pytest
+import torch
 
-from gradmode_plugin import HINTS, KINDS, REGISTRY, Kind
+from gradmode_plugin import HINTS, KINDS, REGISTRY, GradModeViolation, Kind, evaluating
 from gradmode_plugin.checks.base import Check
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -32,3 +33,16 @@ def test_each_kind_has_a_test_module_and_a_row_in_the_readme() -> None:
         module = kind.check.__module__.rsplit(".", 1)[-1]
         assert (tests / f"test_{module}.py").is_file(), f"tests/checks/test_{module}.py is missing"
         assert kind.name in table, f"README's kinds table lacks {kind.name}"
+
+
+def test_kinds_and_lint_rules_name_each_other_and_findings_name_the_rules() -> None:
+    from gradmode_plugin.lint.rules import RULES
+
+    assert {kind for rule in RULES for kind in rule.kinds} <= set(KINDS)
+    by_kind = {kind.name: kind for kind in REGISTRY}
+    assert by_kind["train_mode"].rules == ("GM101", "GM102", "GM103", "GM104", "GM201")
+    assert by_kind["output_requires_grad"].rules == ()
+    model = torch.nn.Sequential(torch.nn.Linear(2, 2))
+    with pytest.raises(GradModeViolation) as info, evaluating(model) as scope, scope.batch(0):
+        model[0].train()
+    assert info.value.violation.hint.endswith("(before the run: gradmode-lint GM101, GM102, GM103, GM104, GM201)")

@@ -67,7 +67,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "GM103",
         "torch-dropout-train-true",
         "`torch.dropout(x, p, True)` (or `torch.alpha_dropout`, `torch.feature_dropout`, ...) with `train` True",
-        "drops activations in evaluation too, and the runtime probe of `torch.nn.functional` does not see it",
+        "drops activations in evaluation too, whatever `model.eval()` set",
         "pass `self.training` as `train`",
         "train_mode",
     ),
