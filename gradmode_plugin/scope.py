@@ -122,6 +122,8 @@ class EvaluationScope:
         self._audited: set[int | None] = set()
         self._step_context: contextlib.AbstractContextManager[None] | None = None
         self._step_audit: OpAudit | None = None
+        #: Where a framework's step is defined (``file:line in name``), for findings in its output.
+        self.step_where: str | None = None
 
     def __enter__(self) -> EvaluationScope:
         if self._stack is not None:
@@ -216,19 +218,19 @@ class EvaluationScope:
         self.steps.step_code = sys._getframe(1).f_code
         return _Batch(self)
 
-    def run_step(
-        self, step: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], what: str, where: str | None
-    ) -> Any:
+    def run_step(self, step: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], what: str) -> Any:
         """Run a framework's step for the batch announced with :meth:`begin_batch`: in the guard's context, its
-        output checked (``what`` names it, ``where`` is the step's line), the batch checked when it returns.
+        output checked (``what`` names it; :attr:`step_where` is the step's line), the batch checked when it returns.
         :meth:`batch` for a framework, in one call: it runs at every batch."""
         self._batch_start()
         try:
             output = step(*args, **kwargs)
-            self.check_output(output, what, where)
         except BaseException as exc:
             self._batch_end(exc)
             raise
+        # The usual outputs (None, a loss that requires no grad) are decided here, without a call.
+        if output is not None and (type(output) is not torch.Tensor or output.requires_grad):
+            self.check_output(output, what, self.step_where)
         self._batch_end(None)
         return output
 
@@ -253,16 +255,19 @@ class EvaluationScope:
 
     def _batch_start(self) -> None:
         self._batches += 1
+        # Grad mode is read once here: found on, it is reported (not switched off: code that needs it keeps working);
+        # off, the guard's context is entered for the step where something outside it (a framework's fallback, a
+        # caller) left another one. Entering a context costs more than the rest of the per-batch work: only then.
+        if torch.is_grad_enabled():
+            if self._grad_check is not None:
+                self._grad_check.boundary("at the start of the batch")
+        elif torch.is_inference_mode_enabled() != self._inference:
+            self._step_context = grad_context(self.mode)
+            self._step_context.__enter__()
         for check in self._batch_start_checks:
             check.batch_start()
         if self._pending is not None:
             self.raise_pending()
-        # The guard's context for the step, where something outside it (a framework's fallback, a caller) left
-        # another one. Grad mode found on is reported, not switched off: code that needs it keeps working.
-        # Entering a context costs more than the rest of the per-batch work: only when the state is not right.
-        if not torch.is_grad_enabled() and torch.is_inference_mode_enabled() != self._inference:
-            self._step_context = grad_context(self.mode)
-            self._step_context.__enter__()
         if self.dataloader_idx not in self._audited:
             self._audited.add(self.dataloader_idx)
             self._step_audit = OpAudit()

@@ -42,11 +42,8 @@ class GradEnabled(Check):
             self.scope.found(self.kind, where=self.scope.where(), detail=f"grad mode was enabled {when}")
         return True
 
-    # The per-batch checks read grad mode first: they run at every batch, and it is off at almost all of them.
-    def batch_start(self) -> None:
-        if torch.is_grad_enabled():
-            self.boundary("at the start of the batch")
-
+    # The scope reads grad mode at the start of each batch and calls boundary() when it is on; the end of a batch is
+    # read here first: it runs at every batch, and grad mode is off at almost all of them.
     def batch_end(self) -> None:
         self._on_at_last_batch_end = torch.is_grad_enabled() and self.boundary("at the end of the batch")
 

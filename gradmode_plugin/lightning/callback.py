@@ -22,7 +22,6 @@ Every Lightning internal used lives in :mod:`gradmode_plugin.lightning._internal
 from __future__ import annotations
 
 import contextlib
-import functools
 import inspect
 import logging
 from collections.abc import Callable
@@ -278,10 +277,10 @@ class _Hooks:
 
     def __init__(self, scope: EvaluationScope, step: Any) -> None:
         self.scope = scope
-        location = code_location(inspect.unwrap(getattr(step, "func", step))) if step is not None else None
+        scope.step_where = code_location(inspect.unwrap(getattr(step, "func", step))) if step is not None else None
         self.batch_begins = scope.begin_batch
         self.batch_completed = scope.end_batch
-        self.run_step = functools.partial(scope.run_step, where=location)
+        self.run_step = scope.run_step
 
 
 def _distributed_initialized() -> bool:

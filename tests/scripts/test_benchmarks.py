@@ -38,7 +38,8 @@ def run_script(name: str, out: Path, *extra: str) -> dict[str, Any]:
 def test_bench_overhead_quick(tmp_path: Path) -> None:
     run = run_script("bench_overhead.py", tmp_path)
     data = json.loads((tmp_path / "overhead_cpu_quick.json").read_text())
-    assert {"env", "settings", "targets", "validate", "train", "plain", "micro_us", "profile"} <= set(data)
+    expected = {"env", "settings", "targets", "validate", "worst_case", "train", "plain", "micro_us", "profile"}
+    assert expected <= set(data)
     assert data["env"]["torch"] and data["env"]["pytorch_lightning"]
     assert set(data["validate"]) == {"resnet18", "tiny_mlp"}
     for result in data["validate"].values():
@@ -49,6 +50,10 @@ def test_bench_overhead_quick(tmp_path: Path) -> None:
             assert len(ratio["per_round"]) >= 2
             assert "added_us_per_batch" in ratio
         assert result["violations"] == 0  # correct evaluation code: the guard finds nothing
+    worst = data["worst_case"]
+    assert set(worst["arms"]) == {"no_callback", "empty_callback", "guard"} and worst["violations"] == 0
+    assert "own_us_per_batch" in worst["ratios"]["guard"] and worst["target"] == 1.05
+    assert "the guard's own work beyond the floor" in run["stdout"]
     assert set(data["train"]["arms"]) == {"baseline", "guard"}
     assert "added_us_per_step" in data["train"]["ratios"]["guard"]
     assert {"guard_no_grad", "guard_no_grad_all", "guard_inference"} <= set(data["plain"]["ratios"])
