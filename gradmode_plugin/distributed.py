@@ -13,22 +13,30 @@ from collections.abc import Callable
 import torch
 import torch.distributed as dist
 
-from gradmode_plugin.kinds import KINDS
-
 #: ``reduce(tensor) -> tensor``: a sum over all ranks (an all-reduce).
 Reducer = Callable[[torch.Tensor], torch.Tensor]
 
 
+def initialized() -> bool:
+    """Whether this process is in an initialised default process group (the one place that asks)."""
+    return dist.is_available() and dist.is_initialized()
+
+
+def backend() -> str | None:
+    """The default process group's backend (``"gloo"``, ``"nccl"`` ...), or None without one."""
+    return str(dist.get_backend()) if initialized() else None
+
+
 def world() -> tuple[int, int]:
     """(global rank, world size); (0, 1) without an initialised process group."""
-    if dist.is_available() and dist.is_initialized():
+    if initialized():
         return dist.get_rank(), dist.get_world_size()
     return 0, 1
 
 
 def collective_device() -> torch.device:
     """Where the backend wants tensors: the current CUDA device for NCCL, else the CPU."""
-    if dist.get_backend() == "nccl":
+    if backend() == "nccl":
         return torch.device("cuda", torch.cuda.current_device())
     return torch.device("cpu")
 
@@ -63,14 +71,16 @@ class Ranks:
 
 
 def agree(ranks: Ranks, counts: dict[str, int]) -> list[dict[str, int]]:
-    """Every rank's ``counts`` of this run (one collective with several ranks), indexed by rank."""
+    """Every rank's ``counts`` of this run (one collective with several ranks), indexed by rank. ``counts`` holds
+    every kind, in the same order on every rank (the registry's)."""
+    kinds = list(counts)
     if not ranks.several:
-        return [dict(counts) if r == ranks.rank else dict.fromkeys(KINDS, 0) for r in range(ranks.world_size)]
+        return [dict(counts) if r == ranks.rank else dict.fromkeys(kinds, 0) for r in range(ranks.world_size)]
     assert ranks.reduce is not None
-    local = torch.zeros(ranks.world_size, len(KINDS), dtype=torch.int64, device=ranks.device)
-    local[ranks.rank] = torch.tensor([counts.get(k, 0) for k in KINDS], dtype=torch.int64)
+    local = torch.zeros(ranks.world_size, len(kinds), dtype=torch.int64, device=ranks.device)
+    local[ranks.rank] = torch.tensor([counts[k] for k in kinds], dtype=torch.int64)
     table = ranks.reduce(local).cpu().tolist()
-    return [dict(zip(KINDS, (int(n) for n in row))) for row in table]
+    return [dict(zip(kinds, (int(n) for n in row))) for row in table]
 
 
 def offenders(table: list[dict[str, int]]) -> dict[int, list[str]]:

@@ -13,6 +13,7 @@ from typing import Final
 import torch
 from torch import nn
 
+from gradmode_plugin import distributed
 from gradmode_plugin.violations import GradModeContextError, GradModeViolation
 
 #: What each resolved mode is called in reports and logs.
@@ -51,6 +52,13 @@ class GradContextChoice:
         return CONTEXT_NAMES[self.mode]
 
 
+#: Why ``no_grad`` rather than ``inference_mode``, where the reason is the same for every adapter.
+GLOO_REASON: Final[str] = "gloo process group: collectives on inference tensors are not reliable"
+INSIDE_TRAINING_REASON: Final[str] = (
+    "evaluation inside training (validation during fit): inference tensors could not be reused by training code"
+)
+
+
 def resolve_grad_mode(
     requested: str,
     *,
@@ -73,23 +81,15 @@ def resolve_grad_mode(
         choice = GradContextChoice(requested, f"grad_mode={requested!r} was requested")
     elif no_inference_reason:
         choice = GradContextChoice("no_grad", no_inference_reason)
-    elif _backend() == "gloo":
-        choice = GradContextChoice("no_grad", "gloo process group: collectives on inference tensors are not reliable")
+    elif distributed.backend() == "gloo":
+        choice = GradContextChoice("no_grad", GLOO_REASON)
     elif inside_training:
-        choice = GradContextChoice(
-            "no_grad", "evaluation inside training: inference tensors could not be reused by training code"
-        )
+        choice = GradContextChoice("no_grad", INSIDE_TRAINING_REASON)
     else:
         choice = GradContextChoice("inference", "stand-alone evaluation: inference_mode is the cheapest context")
     if framework_mode is not None:
         choice = dataclasses.replace(choice, by_guard=choice.mode != framework_mode)
     return choice
-
-
-def _backend() -> str | None:
-    if torch.distributed.is_available() and torch.distributed.is_initialized():
-        return str(torch.distributed.get_backend())
-    return None
 
 
 #: Messages of PyTorch errors that inference mode causes in code that needs autograd.

@@ -32,7 +32,7 @@ from gradmode_plugin.modes import (
     grad_context,
     resolve_grad_mode,
 )
-from gradmode_plugin.options import GuardOptions, validate_patterns
+from gradmode_plugin.options import GuardOptions
 from gradmode_plugin.policy import Policy
 from gradmode_plugin.probes import TRAIN_CALLS, TRAINING_CALLS, ForwardProbe, SavedTensorProbe
 from gradmode_plugin.report import Report
@@ -474,5 +474,5 @@ def evaluating(
         >>> y.requires_grad, scope.report.total
         (False, 0)
     """
-    options = GuardOptions(grad_mode, on_violation, validate_patterns("allow_train", allow_train), check_params)
+    options = GuardOptions(grad_mode, on_violation, allow_train, check_params)  # type: ignore[arg-type]
     return EvaluationScope(model, options, stage=stage, report=report, ranks=Ranks.current())

@@ -37,6 +37,22 @@ def test_auto_picks_no_grad_inside_training_and_inference_mode_otherwise() -> No
     assert seen == [False] * 4 + [True] * 4
 
 
+def test_auto_is_resolved_when_the_scope_is_entered_and_says_what_it_saw() -> None:
+    model = make_model().eval()
+    scope = evaluating(model)  # built while the model is in eval mode
+    model.train()  # ... entered during training
+    with scope, scope.batch(0):
+        assert not torch.is_inference_mode_enabled() and not torch.is_grad_enabled()
+        model(BATCHES[0])
+    assert scope.mode == "no_grad"
+    assert "the model (Sequential) was in training mode when the scope was entered" in scope.reason
+    assert "evaluation inside training" not in scope.reason
+    model.eval()
+    with scope:
+        pass
+    assert scope.mode == "inference" and scope.reason.startswith("stand-alone evaluation")
+
+
 def test_enable_grad_raises_at_its_batch_and_state_is_restored() -> None:
     model = make_model()
     before = flags(model)

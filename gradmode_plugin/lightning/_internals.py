@@ -18,6 +18,9 @@ from typing import Any, Final, Protocol
 
 import torch
 
+from gradmode_plugin import distributed
+from gradmode_plugin.modes import GLOO_REASON, INSIDE_TRAINING_REASON
+
 #: The Lightning versions this module was written against (each touchpoint is also checked at run time).
 SUPPORTED: Final[str] = "2.2 to 2.6"
 
@@ -130,16 +133,15 @@ def inside_fit(trainer: Any) -> bool:
 def framework_context(trainer: Any, loop: Any) -> tuple[str, str | None]:
     """What Lightning itself runs a loop under, and why not inference mode when it is not (the rule of
     loops/utilities.py ``_no_grad_context``, which decorates every loop's ``run``)."""
-    distributed = torch.distributed.is_available() and torch.distributed.is_initialized()
-    if distributed and torch.distributed.get_backend() == "gloo":
-        return "no_grad", "gloo process group: collectives on inference tensors are not reliable"
+    if distributed.backend() == "gloo":
+        return "no_grad", GLOO_REASON
     if has_class(trainer.accelerator, "XLAAccelerator"):
         return "no_grad", "XLA accelerator: inference mode is not supported there"
     if has_class(trainer.strategy, "FSDPStrategy"):
         return "no_grad", "FSDP strategy: inference tensors break FSDP's parameter handling"
     if not loop.inference_mode:
         if loop is trainer.fit_loop.epoch_loop.val_loop:
-            return "no_grad", "evaluation inside fit: inference tensors could not be reused by training code"
+            return "no_grad", INSIDE_TRAINING_REASON
         return "no_grad", "Trainer(inference_mode=False) was requested"
     return "inference", None
 
@@ -155,6 +157,8 @@ def require_support(trainer: Any) -> None:
     for name in sorted(set(_STEP_NAMES.values())):
         if not callable(getattr(trainer.strategy, name, None)):
             missing.append(f"{type(trainer.strategy).__name__}.{name} (strategies/strategy.py)")
+    if not callable(getattr(trainer.strategy, "reduce", None)):
+        missing.append(f"{type(trainer.strategy).__name__}.reduce (strategies/strategy.py)")
     for name in ("_clip_gradients", "clip_gradients"):
         if not callable(getattr(trainer.precision_plugin, name, None)):
             missing.append(f"{type(trainer.precision_plugin).__name__}.{name} (plugins/precision/precision.py)")
@@ -291,6 +295,17 @@ def stage_touchpoints(
         if inference_mode is not None:
             stack.enter_context(replaced(loop, "inference_mode", inference_mode))
         yield
+
+
+def strategy_sum(trainer: Any) -> Callable[[torch.Tensor], torch.Tensor]:
+    """A sum over every rank through the trainer's strategy (strategies/strategy.py ``reduce``, as Lightning's own
+    callbacks agree across ranks): the collective the strategy's process group and device expect."""
+    strategy = trainer.strategy
+
+    def reduce_sum(tensor: torch.Tensor) -> torch.Tensor:
+        return strategy.reduce(tensor, reduce_op="sum")
+
+    return reduce_sum
 
 
 def _under_no_grad(fn: Callable[..., Any]) -> Callable[..., Any]:

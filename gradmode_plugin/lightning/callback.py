@@ -27,11 +27,12 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from gradmode_plugin import distributed
 from gradmode_plugin.blame import code_location
-from gradmode_plugin.distributed import Ranks, all_reduce_sum
+from gradmode_plugin.distributed import Ranks
 from gradmode_plugin.lightning import _internals as internals
 from gradmode_plugin.modes import resolve_grad_mode
-from gradmode_plugin.options import GuardOptions, validate_flag, validate_patterns
+from gradmode_plugin.options import GuardOptions, validate_flag
 from gradmode_plugin.policy import Policy
 from gradmode_plugin.report import Report
 from gradmode_plugin.scope import EvaluationScope
@@ -74,8 +75,7 @@ class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
         log_metrics: bool = False,
     ) -> None:
         super().__init__()
-        allow = validate_patterns("allow_train", allow_train)
-        self.options = GuardOptions(grad_mode, on_violation, allow, check_params)
+        self.options = GuardOptions(grad_mode, on_violation, allow_train, check_params)
         self.log_metrics = validate_flag("log_metrics", log_metrics)
         self.report = Report()
         self.policy = Policy(self.options.on_violation)
@@ -155,11 +155,11 @@ class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
             no_inference_reason=no_inference_reason,
             framework_mode=framework_mode,
         )
-        distributed = trainer.world_size > 1 and _distributed_initialized()
+        several = trainer.world_size > 1 and distributed.initialized()
         ranks = Ranks(
             trainer.global_rank,
             trainer.world_size,
-            all_reduce_sum if distributed else None,
+            internals.strategy_sum(trainer) if several else None,
             trainer.strategy.root_device,
         )
         return EvaluationScope(
@@ -282,8 +282,3 @@ class _Hooks:
         self.batch_completed = scope.end_batch
         self.run_step = scope.run_step
 
-
-def _distributed_initialized() -> bool:
-    import torch.distributed as dist
-
-    return dist.is_available() and dist.is_initialized()

@@ -464,7 +464,7 @@ def test_auto_uses_no_grad_for_validation_inside_fit(make_trainer: Any, caplog: 
         make_trainer(callbacks=[GradModeGuard()], num_sanity_val_steps=0).fit(model, make_loader(), make_loader())
     assert set(model.contexts) == {(False, False)}
     chosen = [r.getMessage() for r in caplog.records if "runs under" in r.getMessage()]
-    assert len(chosen) == 1 and "no_grad" in chosen[0] and "inside fit" in chosen[0]
+    assert len(chosen) == 1 and "no_grad" in chosen[0] and "validation during fit" in chosen[0]
 
 
 # -- numerics -------------------------------------------------------------------------------------------------
