@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 
 import torch
 from torch import nn
-from torch.nn.modules.batchnorm import _NormBase
 from torch.nn.parameter import is_lazy
 
+from gradmode_plugin._torch_internals import NORM_STATISTICS, NormBase, parameter_stores, version
 from gradmode_plugin.checks.base import Check
 
 if TYPE_CHECKING:
@@ -40,10 +40,10 @@ class _Watched:
 
     def changed_in_place(self) -> bool:
         """Written in place since the last look, and really different (a same-value write is no change)."""
-        version = _version(self.tensor)
-        if version == self.version:
+        now = version(self.tensor)
+        if now == self.version:
             return False
-        self.version = version
+        self.version = now
         return self.differs()
 
     def differs(self) -> bool:
@@ -51,18 +51,8 @@ class _Watched:
             return not torch.equal(self.tensor.detach(), self.copy)
 
 
-def _version(tensor: torch.Tensor) -> int:
-    """The version counter; -1 for an inference tensor, which has none (its writes are seen by value at the end)."""
-    try:
-        return tensor._version
-    except RuntimeError:
-        return -1
-
-
-def _norm_statistics(module: nn.Module) -> set[str]:
-    if isinstance(module, _NormBase):
-        return {"running_mean", "running_var", "num_batches_tracked"}
-    return set()
+def _norm_statistics(module: nn.Module) -> frozenset[str]:
+    return NORM_STATISTICS if isinstance(module, NormBase) else frozenset()
 
 
 class ParamsChanged(Check):
@@ -81,7 +71,7 @@ class ParamsChanged(Check):
             if self.scope.modes.is_covered(module_name):
                 continue
             skip = _norm_statistics(module)
-            for store in (module._parameters, module._buffers):
+            for store in parameter_stores(module):
                 for attr, tensor in store.items():
                     if tensor is not None and attr not in skip:
                         self._lazy.append((f"{module_name}.{attr}" if module_name else attr, store, attr))
@@ -95,7 +85,7 @@ class ParamsChanged(Check):
                 if tensor is None or is_lazy(tensor):
                     waiting.append((name, store, attr))
                 else:
-                    self._items.append(_Watched(name, store, attr, tensor, tensor.detach().clone(), _version(tensor)))
+                    self._items.append(_Watched(name, store, attr, tensor, tensor.detach().clone(), version(tensor)))
         self._lazy = waiting
 
     def _look(self, by_value: bool) -> None:
