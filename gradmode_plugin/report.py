@@ -30,9 +30,10 @@ def _with_every_kind(counts: Mapping[str, int] | None) -> dict[str, int]:
 class StageSummary:
     """What one stage (e.g. ``validation``) ran under and found, over all its runs.
 
-    ``peak_allocated_bytes`` (CUDA only) is the highest peak of any run; to measure it the guard resets
-    PyTorch's process-wide peak statistics at the start of each run. ``counts`` include every rank's
-    violations after a multi-rank stage; ``rank_counts`` splits them per rank.
+    ``peak_allocated_bytes`` (CUDA only) is PyTorch's peak of allocated memory read at the end of each run, the
+    highest of them: the peak since the process started or since the last ``torch.cuda.reset_peak_memory_stats()``
+    (the guard never resets it: the counter is the user's). ``counts`` include every rank's violations after a
+    multi-rank stage; ``rank_counts`` splits them per rank.
     """
 
     runs: int = 0
@@ -195,7 +196,8 @@ class Report:
                 lines.append(f"  allow_grad regions: {allowed}")
             lines.append(f"  bytes saved for backward: {s.saved_bytes}")
             if s.peak_allocated_bytes is not None:
-                lines.append(f"  peak CUDA memory allocated: {s.peak_allocated_bytes / 2**20:.1f} MiB")
+                peak = s.peak_allocated_bytes / 2**20
+                lines.append(f"  peak CUDA memory allocated (since start or last reset): {peak:.1f} MiB")
             if len(s.rank_counts) > 1:
                 per_rank = "; ".join(f"rank {r}: {sum(c.values())}" for r, c in sorted(s.rank_counts.items()))
                 lines.append(f"  per rank: {per_rank}")
