@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import importlib.metadata
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 import torch
 
 from gradmode_plugin import GradModeGuard
-from gradmode_plugin.dropin import lightning_callbacks, options_from_environment, pytorch_lightning_callbacks
+from gradmode_plugin.dropin import (
+    GuardEnvironmentError,
+    lightning_callbacks,
+    options_from_environment,
+    pytorch_lightning_callbacks,
+)
 from tests.helpers.lightning import ToyModule, make_loader
+from tests.helpers.process import REPO, run_process
 
 
 class Buggy(ToyModule):
@@ -58,15 +66,35 @@ def test_options_from_the_environment() -> None:
 @pytest.mark.parametrize(
     ("environ", "named"),
     [
-        ({"GRADMODE_GUARD": "loud"}, "on_violation='loud'"),
-        ({"GRADMODE_GUARD": "raise", "GRADMODE_GRAD_MODE": "fast"}, "grad_mode='fast'"),
-        ({"GRADMODE_GUARD": "raise", "GRADMODE_CHECK_PARAMS": "maybe"}, "check_params='maybe'"),
+        ({"GRADMODE_GUARD": "loud"}, "GRADMODE_GUARD='loud' is not supported; allowed values: raise | warn | record"),
+        ({"GRADMODE_GUARD": "raise", "GRADMODE_GRAD_MODE": "fast"}, "GRADMODE_GRAD_MODE='fast' is not supported"),
+        ({"GRADMODE_GUARD": "raise", "GRADMODE_CHECK_PARAMS": "maybe"}, "GRADMODE_CHECK_PARAMS='maybe' is not"),
     ],
 )
 def test_a_bad_variable_is_named_with_what_it_takes(environ: dict[str, str], named: str) -> None:
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(GuardEnvironmentError) as info:
         options_from_environment(environ)
-    assert named in str(info.value) and "GRADMODE_GUARD must be one of raise, warn, record" in str(info.value)
+    assert str(info.value).startswith(named), str(info.value)
+    assert isinstance(info.value, ValueError)
+
+
+def test_a_bad_variable_ends_a_script_in_a_few_lines_naming_it(tmp_path: Path) -> None:
+    """What a user sees: one short traceback through the Trainer's constructor, ending in the variable, its value
+    and what it takes; no chained exception, no name the user did not set."""
+    proc = run_process(
+        [sys.executable, "-c", "import lightning.pytorch as pl\npl.Trainer(logger=False)"],
+        cwd=tmp_path,
+        env={"GRADMODE_GUARD": "yes", "PYTHONPATH": str(REPO)},
+    )
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 1 and lines, proc.stderr
+    assert lines[-1] == (
+        "gradmode_plugin.dropin.GuardEnvironmentError: GRADMODE_GUARD='yes' is not supported; allowed values: "
+        "raise | warn | record (unset, empty, 0 or off: no guard)"
+    ), proc.stderr
+    assert proc.stderr.count("Traceback (most recent call last)") == 1, proc.stderr
+    assert "on_violation" not in proc.stderr, proc.stderr
+    assert proc.stderr.count(f"{REPO}/gradmode_plugin/") <= 2, "more than the factory's own frames"
 
 
 @pytest.mark.parametrize("namespace", ["pytorch_lightning", "lightning.pytorch"])
