@@ -10,7 +10,9 @@ factories here return nothing unless ``GRADMODE_GUARD`` is set:
 - ``GRADMODE_CHECK_PARAMS``: ``1``/``true`` to also check that evaluation changes no parameter.
 
 None is added to a Trainer built with a ``GradModeGuard`` of the user's (the user's wins); one made here stands aside
-when the user's arrives later (``configure_callbacks``), and keeps nothing in checkpoints.
+when the user's arrives later (``configure_callbacks``), and keeps nothing in checkpoints. While ``pytest --gradmode``
+collects findings, a guard made here reports to it (see :mod:`gradmode_plugin.spool` for child processes) instead of
+warning at the end of each run.
 """
 
 from __future__ import annotations
@@ -97,9 +99,23 @@ def _guard() -> list[GradModeGuard]:
         check_params=options.check_params,
     )
     guard.from_environment = True
+    _collect(guard)
+    return [guard]
+
+
+def _collect(guard: GradModeGuard) -> None:
+    """Hand the guard's findings to the session that collects them (``pytest --gradmode``), if any: in memory in
+    the session's own process, through the spool from the processes its tests start. The session reports them, so
+    the guard does not warn about them at the end of a run."""
+    from gradmode_plugin.spool import SpooledReport, spooling
+
+    collected = REPORT_SINK is not None
+    if spooling():
+        guard.report = SpooledReport(collected_in=os.getpid() if collected else None)
+    if collected or spooling():
+        guard.warn_at_end = False
     if REPORT_SINK is not None:
         REPORT_SINK.append(guard.report)
-    return [guard]
 
 
 def lightning_callbacks() -> list[GradModeGuard]:
