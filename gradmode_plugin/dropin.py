@@ -39,6 +39,10 @@ _FLAGS: Final[dict[str, bool]] = {"1": True, "true": True, "yes": True, "0": Fal
 #: Where the report of every guard made here goes while someone collects them (the pytest plugin, for a session);
 #: ``None`` otherwise, so nothing outlives its Trainer.
 REPORT_SINK: list[Any] | None = None
+#: Set by ``pytest --gradmode`` for the processes its tests start: the session's spool folder, and the node id of
+#: the running test (see :mod:`gradmode_plugin.spool`).
+SPOOL_VARIABLE: Final[str] = "GRADMODE_SPOOL"
+TEST_VARIABLE: Final[str] = "GRADMODE_SPOOL_TEST"
 
 
 class GuardEnvironmentError(ValueError):

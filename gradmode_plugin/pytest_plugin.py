@@ -5,13 +5,16 @@ Off unless asked:
 - ``pytest --gradmode`` (``raise``): every test whose evaluation violated fails, with the violations as its
   failure message. The guard only records while the test runs (an exception inside a test could be caught by the
   test itself); the test is failed when it ends.
-- ``pytest --gradmode=record`` / ``--gradmode=warn``: tests run as usual; the session ends with a table of every
-  violation (test, stage, kind, where); ``warn`` also issues the guard's warnings.
+- ``pytest --gradmode=record`` / ``--gradmode=warn``: tests run as usual; the session ends with a table of what
+  was found (test, stage, kind, where, how often); ``warn`` also issues the guard's warnings.
 - ``--gradmode-json PATH`` writes the same rows, with the number of guards and batches, as JSON.
 
-Every Trainer is guarded through Lightning's callback entry points (``GRADMODE_GUARD`` is set for the session, so
-child processes the tests start are guarded too). Plain loops use the ``gradmode_evaluating`` fixture, a drop-in
-for ``evaluating`` whose policy follows ``--gradmode``.
+A test's violations are grouped into distinct findings (kind, module, source line), each said once with its count
+(:func:`gradmode_plugin.report.group_findings`). Every Trainer is guarded through Lightning's callback entry points:
+``GRADMODE_GUARD`` is set for the session, so the processes the tests start are guarded too, and what their guards
+find comes back through the session's spool folder (:mod:`gradmode_plugin.spool`) to the test that started them.
+Plain loops use the ``gradmode_evaluating`` fixture, a drop-in for ``evaluating`` whose policy follows
+``--gradmode``.
 
 Importing this module imports neither torch nor Lightning: it is loaded in every test session where the package is
 installed.
@@ -34,6 +37,7 @@ from gradmode_plugin.options import ON_VIOLATION
 if TYPE_CHECKING:
     from gradmode_plugin.report import Finding, Report
     from gradmode_plugin.scope import EvaluationScope
+    from gradmode_plugin.spool import SpoolReader
     from gradmode_plugin.violations import Violation
 
 _SESSION = "gradmode-session"
@@ -90,22 +94,22 @@ class _GradmodeSession:
 
     def __init__(self, policy: str, json_path: str | None) -> None:
         from gradmode_plugin import dropin
-        from gradmode_plugin.spool import SPOOL_VARIABLE, TEST_VARIABLE, SpoolReader
 
         self.policy = policy
         self.json_path = json_path
         self.rows: list[dict[str, Any]] = []
         self.reports: list[Report] = []
         self._consumed: list[int] = []
-        self._test_variable = TEST_VARIABLE
-        self._environ = {name: os.environ.get(name) for name in ("GRADMODE_GUARD", SPOOL_VARIABLE, TEST_VARIABLE)}
+        self._test_variable = dropin.TEST_VARIABLE
+        names = ("GRADMODE_GUARD", dropin.SPOOL_VARIABLE, dropin.TEST_VARIABLE)
+        self._environ = {name: os.environ.get(name) for name in names}
         self.spool = Path(tempfile.mkdtemp(prefix="gradmode-spool-"))
-        self._reader = SpoolReader(self.spool)
+        self._reader: SpoolReader | None = None  # made at the first read: it needs torch, which tests import
         self._spooled: dict[str, list[Violation]] = {}
         self.children = _Children()
         # The guards only record (warn: also warn); under raise the test is failed when it ends.
         os.environ["GRADMODE_GUARD"] = "warn" if policy == "warn" else "record"
-        os.environ[SPOOL_VARIABLE] = str(self.spool)
+        os.environ[dropin.SPOOL_VARIABLE] = str(self.spool)
         dropin.REPORT_SINK = self.reports
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
@@ -134,8 +138,12 @@ class _GradmodeSession:
         return found
 
     def _read_spool(self) -> None:
-        from gradmode_plugin.spool import violation_of
+        if self._reader is None and not any(self.spool.glob("*.jsonl")):
+            return  # no child process found or checked anything yet (and torch need not be imported)
+        from gradmode_plugin.spool import SpoolReader, violation_of
 
+        if self._reader is None:
+            self._reader = SpoolReader(self.spool)
         for event in self._reader.read():
             self.children.add(event)
             if event.get("event") == "violation":
@@ -167,8 +175,6 @@ class _GradmodeSession:
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
-        from gradmode_plugin.report import group_findings
-
         outcome = yield
         if call.when != "call":
             return
@@ -176,6 +182,8 @@ class _GradmodeSession:
         found = self._new_violations() + self._spooled.pop(item.nodeid, [])
         if not found:
             return
+        from gradmode_plugin.report import group_findings
+
         findings = group_findings(found)
         self._add_rows(item.nodeid, findings)
         if self.policy != "raise":
@@ -191,10 +199,10 @@ class _GradmodeSession:
             result.sections.append(("gradmode", text))
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        from gradmode_plugin.report import group_findings
-
         self._read_spool()
         for test, late in self._spooled.items():  # written after their test had ended
+            from gradmode_plugin.report import group_findings
+
             self._add_rows(test, group_findings(late))
         self._spooled.clear()
         guards = len(self.reports)

@@ -15,17 +15,15 @@ import json
 import logging
 import os
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
+from gradmode_plugin.dropin import SPOOL_VARIABLE, TEST_VARIABLE
 from gradmode_plugin.report import Report
 from gradmode_plugin.violations import Violation
 
-log = logging.getLogger("gradmode_plugin")
+__all__ = ["SPOOL_VARIABLE", "TEST_VARIABLE", "SpoolReader", "SpooledReport", "spooling", "violation_of", "write"]
 
-#: The spool folder of a ``pytest --gradmode`` session.
-SPOOL_VARIABLE: Final[str] = "GRADMODE_SPOOL"
-#: The node id of the test that runs (and so of the processes it starts).
-TEST_VARIABLE: Final[str] = "GRADMODE_SPOOL_TEST"
+log = logging.getLogger("gradmode_plugin")
 
 _failed_once = False
 
