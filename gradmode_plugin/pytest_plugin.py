@@ -188,8 +188,9 @@ class _GradmodeSession:
         self._add_rows(item.nodeid, findings)
         if self.policy != "raise":
             return
-        counted = f"{len(found)} violation(s), {len(findings)} distinct"
-        lines = [f"gradmode: evaluation in this test violated ({counted}):", *(f.describe() for f in findings)]
+        # The first line is what pytest's short summary shows: it stays short.
+        counted = f"{len(found)} violation(s) in {len(findings)} distinct finding(s)"
+        lines = ["gradmode: evaluation in this test violated:", counted, *(f.describe() for f in findings)]
         text = "\n".join(lines)
         result = outcome.get_result()
         if result.passed:

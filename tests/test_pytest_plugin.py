@@ -99,7 +99,9 @@ def test_one_bug_is_one_finding_said_once_in_each_place(tmp_path: Path) -> None:
     code, out, data = _pytest(tmp_path, "--gradmode", "--gradmode-json=found.json", "test_user.py::test_buggy")
     assert code == 1 and "1 failed" in out, out[-4000:]
     failure = _failure(out, "test_buggy")
-    assert failure.startswith("gradmode: evaluation in this test violated (8 violation(s), 2 distinct):"), failure
+    assert failure.startswith(
+        "gradmode: evaluation in this test violated:\n8 violation(s) in 2 distinct finding(s)\n"
+    ), failure
     assert failure.count("[train_mode]") == 1 and failure.count("[running_stats_updated]") == 1, failure
     assert failure.count("found 4 times: validation batches 0-3") == 2, failure
     assert failure.index("[train_mode]") < failure.index("[running_stats_updated]"), "the cause first"
@@ -130,7 +132,9 @@ def test_findings_of_a_child_process_fail_the_test_that_started_it(tmp_path: Pat
     )
     assert code == 1 and "1 failed, 1 passed" in out, out[-4000:]
     failure = _failure(out, "test_buggy_in_a_child_process")
-    assert failure.startswith("gradmode: evaluation in this test violated (8 violation(s), 2 distinct)"), failure
+    assert failure.startswith(
+        "gradmode: evaluation in this test violated:\n8 violation(s) in 2 distinct finding(s)\n"
+    ), failure
     assert "[train_mode]" in failure and "found 4 times: validation batches 0-3" in failure
     assert [row.split(" | ")[0].strip() for row in _table(out)] == ["test_user.py::test_buggy_in_a_child_process"] * 2
     # The session's counts include the child's guard, batches and violations (test_clean's guard is pytest's own).
@@ -144,7 +148,9 @@ def test_findings_of_one_ddp_spawn_rank_fail_the_test(tmp_path: Path) -> None:
     )
     assert code == 1 and "1 failed" in out, out[-4000:]
     failure = _failure(out, "test_buggy_on_one_ddp_spawn_rank")
-    assert failure.startswith("gradmode: evaluation in this test violated (4 violation(s), 2 distinct)"), failure
+    assert failure.startswith(
+        "gradmode: evaluation in this test violated:\n4 violation(s) in 2 distinct finding(s)\n"
+    ), failure
     assert "[train_mode]" in failure and "(stage 'validation', batch 0, rank 1)" in failure
     assert "found 2 times: validation batches 0-1" in failure  # rank 1's share of the 4 batches
     assert (data["guards"], data["child_processes"], data["child_batches"]) == (1, 2, 4), data
