@@ -83,7 +83,7 @@ REGISTRY: Final[tuple[Kind, ...]] = (
     ),
     Kind(
         "output_requires_grad",
-        "a step output or logged value requires grad",
+        "a step output requires grad",
         output_requires_grad.HINT,
         output_requires_grad.OutputRequiresGrad,
     ),

@@ -1,4 +1,4 @@
-"""Peak CUDA memory of one stage run (nothing on CPU)."""
+"""Peak CUDA memory, read when a stage run ends (nothing on CPU)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,13 @@ from torch import nn
 
 
 class CudaPeak:
-    """Resets PyTorch's process-wide peak statistics of the model's CUDA device on entry and reads the peak on
-    exit (``peak``, bytes; ``None`` when the model is not on a CUDA device)."""
+    """Reads PyTorch's peak of allocated memory on the model's CUDA device when the run exits (``peak``, bytes;
+    ``None`` when the model is not on a CUDA device).
+
+    It never resets that peak: the counter is process-wide and may be the user's (``torch.cuda.max_memory_allocated()``
+    read after ``fit``). ``peak`` is therefore the highest allocation since the process started or since the last
+    ``torch.cuda.reset_peak_memory_stats()``; whoever wants one stage's own peak resets it before that stage.
+    """
 
     def __init__(self, model: nn.Module) -> None:
         device = next((p.device for p in model.parameters()), None)
@@ -18,8 +23,6 @@ class CudaPeak:
         self.peak: int | None = None
 
     def __enter__(self) -> CudaPeak:
-        if self._device is not None:
-            torch.cuda.reset_peak_memory_stats(self._device)
         return self
 
     def __exit__(

@@ -5,15 +5,16 @@ from __future__ import annotations
 import warnings
 
 from gradmode_plugin.options import ON_VIOLATION, validate_choice
-from gradmode_plugin.violations import GradModeViolation, GradModeWarning, Violation
+from gradmode_plugin.violations import GradModeWarning, Violation
 
 
 class Policy:
     """One per guard, shared by all its stage runs: warnings are issued once per (kind, stage, module) over the
     guard's whole life, not once per run.
 
-    The scope of a run keeps the first violation it has not raised yet (:meth:`pending`); under ``raise`` it is
-    raised at the next check point and then forgotten, so a caller that catches it can go on.
+    Raising is the scope's: it keeps the first violation it has not raised yet and, under ``raise``, raises it at
+    the next check point (:meth:`~gradmode_plugin.scope.EvaluationScope.raise_pending`) and then forgets it, so a
+    caller that catches it can go on.
     """
 
     def __init__(self, on_violation: str = "raise") -> None:
@@ -33,7 +34,3 @@ class Policy:
             return
         self._warned.add(key)
         warnings.warn(f"gradmode: {violation.describe()}", GradModeWarning, stacklevel=3)
-
-    def raise_for(self, violation: Violation | None) -> None:
-        if violation is not None and self.raises:
-            raise GradModeViolation(violation)

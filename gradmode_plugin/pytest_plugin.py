@@ -5,13 +5,16 @@ Off unless asked:
 - ``pytest --gradmode`` (``raise``): every test whose evaluation violated fails, with the violations as its
   failure message. The guard only records while the test runs (an exception inside a test could be caught by the
   test itself); the test is failed when it ends.
-- ``pytest --gradmode=record`` / ``--gradmode=warn``: tests run as usual; the session ends with a table of every
-  violation (test, stage, kind, where); ``warn`` also issues the guard's warnings.
+- ``pytest --gradmode=record`` / ``--gradmode=warn``: tests run as usual; the session ends with a table of what
+  was found (test, stage, kind, where, how often); ``warn`` also issues the guard's warnings.
 - ``--gradmode-json PATH`` writes the same rows, with the number of guards and batches, as JSON.
 
-Every Trainer is guarded through Lightning's callback entry points (``GRADMODE_GUARD`` is set for the session, so
-child processes the tests start are guarded too). Plain loops use the ``gradmode_evaluating`` fixture, a drop-in
-for ``evaluating`` whose policy follows ``--gradmode``.
+A test's violations are grouped into distinct findings (kind, module, source line), each said once with its count
+(:func:`gradmode_plugin.report.group_findings`). Every Trainer is guarded through Lightning's callback entry points:
+``GRADMODE_GUARD`` is set for the session, so the processes the tests start are guarded too, and what their guards
+find comes back through the session's spool folder (:mod:`gradmode_plugin.spool`) to the test that started them.
+Plain loops use the ``gradmode_evaluating`` fixture, a drop-in for ``evaluating`` whose policy follows
+``--gradmode``.
 
 Importing this module imports neither torch nor Lightning: it is loaded in every test session where the package is
 installed.
@@ -21,6 +24,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,8 +35,10 @@ import pytest
 from gradmode_plugin.options import ON_VIOLATION
 
 if TYPE_CHECKING:
-    from gradmode_plugin.report import Report
+    from gradmode_plugin.report import Finding, Report
     from gradmode_plugin.scope import EvaluationScope
+    from gradmode_plugin.spool import SpoolReader
+    from gradmode_plugin.violations import Violation
 
 _SESSION = "gradmode-session"
 
@@ -79,7 +86,10 @@ class _GradmodeSession:
     """The reports of every guard of one test session, and what they found, test by test.
 
     The reports are held here (not the guards, which die with their Trainers): tests run one after another, so what
-    a report gained since the previous test ended belongs to the test that just ended.
+    a report gained since the previous test ended belongs to the test that just ended. What guards in child
+    processes find comes through the session's spool folder (:mod:`gradmode_plugin.spool`), each line naming its
+    test. Each test's violations are grouped into distinct findings (kind, module, source line), each said once
+    with its count: in the test's failure, in the table and in the JSON.
     """
 
     def __init__(self, policy: str, json_path: str | None) -> None:
@@ -90,25 +100,34 @@ class _GradmodeSession:
         self.rows: list[dict[str, Any]] = []
         self.reports: list[Report] = []
         self._consumed: list[int] = []
-        self._environ = os.environ.get("GRADMODE_GUARD")
+        self._test_variable = dropin.TEST_VARIABLE
+        names = ("GRADMODE_GUARD", dropin.SPOOL_VARIABLE, dropin.TEST_VARIABLE)
+        self._environ = {name: os.environ.get(name) for name in names}
+        self.spool = Path(tempfile.mkdtemp(prefix="gradmode-spool-"))
+        self._reader: SpoolReader | None = None  # made at the first read: it needs torch, which tests import
+        self._spooled: dict[str, list[Violation]] = {}
+        self.children = _Children()
         # The guards only record (warn: also warn); under raise the test is failed when it ends.
         os.environ["GRADMODE_GUARD"] = "warn" if policy == "warn" else "record"
+        os.environ[dropin.SPOOL_VARIABLE] = str(self.spool)
         dropin.REPORT_SINK = self.reports
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         from gradmode_plugin import dropin
 
         dropin.REPORT_SINK = None
-        if self._environ is None:
-            os.environ.pop("GRADMODE_GUARD", None)
-        else:
-            os.environ["GRADMODE_GUARD"] = self._environ
+        for name, value in self._environ.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        shutil.rmtree(self.spool, ignore_errors=True)
 
     def watch(self, report: Report) -> None:
         """Count ``report``'s violations with those of the guards the entry points make."""
         self.reports.append(report)
 
-    def _new_violations(self) -> list[Any]:
+    def _new_violations(self) -> list[Violation]:
         found = []
         for i, report in enumerate(self.reports):
             if i == len(self._consumed):
@@ -118,21 +137,61 @@ class _GradmodeSession:
             self._consumed[i] += len(seen)
         return found
 
+    def _read_spool(self) -> None:
+        if self._reader is None and not any(self.spool.glob("*.jsonl")):
+            return  # no child process found or checked anything yet (and torch need not be imported)
+        from gradmode_plugin.spool import SpoolReader, violation_of
+
+        if self._reader is None:
+            self._reader = SpoolReader(self.spool)
+        for event in self._reader.read():
+            self.children.add(event)
+            if event.get("event") == "violation":
+                self._spooled.setdefault(str(event.get("test", "")), []).append(violation_of(event))
+
+    def _add_rows(self, test: str, findings: list[Finding]) -> None:
+        self.rows += [
+            {
+                "test": test,
+                "stage": f.first.stage,
+                "kind": f.kind,
+                "batch": f.first.batch_idx,
+                "module": f.module,
+                "where": f.first.where or "",
+                "count": f.count,
+                "seen": f.seen(),
+            }
+            for f in findings
+        ]
+
+    @pytest.hookimpl(hookwrapper=True, tryfirst=True)
+    def pytest_runtest_protocol(self, item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+        # Read by the processes the test starts, which inherit the environment: their findings name the test.
+        os.environ[self._test_variable] = item.nodeid
+        try:
+            yield
+        finally:
+            os.environ.pop(self._test_variable, None)
+
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
         outcome = yield
         if call.when != "call":
             return
-        found = self._new_violations()
+        self._read_spool()
+        found = self._new_violations() + self._spooled.pop(item.nodeid, [])
         if not found:
             return
-        self.rows += [
-            {"test": item.nodeid, "stage": v.stage, "kind": v.kind, "batch": v.batch_idx, "where": v.where or ""}
-            for v in found
-        ]
+        from gradmode_plugin.report import group_findings
+
+        findings = group_findings(found)
+        self._add_rows(item.nodeid, findings)
         if self.policy != "raise":
             return
-        text = "\n".join(["gradmode: evaluation in this test violated:", *(v.describe() for v in found)])
+        # The first line is what pytest's short summary shows: it stays short.
+        counted = f"{len(found)} violation(s) in {len(findings)} distinct finding(s)"
+        lines = ["gradmode: evaluation in this test violated:", counted, *(f.describe() for f in findings)]
+        text = "\n".join(lines)
         result = outcome.get_result()
         if result.passed:
             result.outcome = "failed"
@@ -141,21 +200,63 @@ class _GradmodeSession:
             result.sections.append(("gradmode", text))
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        self._read_spool()
+        for test, late in self._spooled.items():  # written after their test had ended
+            from gradmode_plugin.report import group_findings
+
+            self._add_rows(test, group_findings(late))
+        self._spooled.clear()
         guards = len(self.reports)
-        batches = sum(s.batches for r in self.reports for s in r.stages.values())
-        violations = sum(r.total for r in self.reports)
+        children = self.children
+        batches = sum(s.batches for r in self.reports for s in r.stages.values()) + children.batches
+        violations = sum(r.total for r in self.reports) + children.violations
         tests = len({row["test"] for row in self.rows})
+        in_children = ""
+        if children.pids:
+            in_children = (
+                f" (and {len(children.guards)} in {len(children.pids)} child process(es), which checked "
+                f"{children.batches} of the batches)"
+            )
         terminalreporter.section("gradmode")
         terminalreporter.write_line(
-            f"gradmode ({self.policy}): {guards} guard(s), {batches} evaluation batch(es) checked, "
-            f"{violations} violation(s) in {tests} test(s)"
+            f"gradmode ({self.policy}): {guards} guard(s){in_children}, {batches} evaluation batch(es) checked, "
+            f"{violations} violation(s), {len(self.rows)} distinct, in {tests} test(s)"
         )
         for row in self.rows:
             where = row["where"].split(" <- ")[0]
-            terminalreporter.write_line(f"  {row['test']} | {row['stage']} | {row['kind']} | {where}")
+            terminalreporter.write_line(f"  {row['test']} | {row['stage']} | {row['kind']} | {where} | {row['seen']}")
         if self.json_path:
-            data = {"policy": self.policy, "guards": guards, "batches": batches, "violations": self.rows}
+            data = {
+                "policy": self.policy,
+                "guards": guards,
+                "batches": batches,
+                "violations": violations,
+                "child_processes": len(children.pids),
+                "child_guards": len(children.guards),
+                "child_batches": children.batches,
+                "findings": self.rows,
+            }
             Path(self.json_path).write_text(json.dumps(data, indent=2) + "\n")
+
+
+class _Children:
+    """What the spool says of the session's child processes: those where a guard ran or found something, their
+    guards, the batches they checked and the violations they found."""
+
+    def __init__(self) -> None:
+        self.pids: set[int] = set()
+        self.guards: set[tuple[int, int]] = set()
+        self.batches = 0
+        self.violations = 0
+
+    def add(self, event: dict[str, Any]) -> None:
+        pid = int(event.get("pid", 0))
+        self.pids.add(pid)
+        self.guards.add((pid, int(event.get("report", 0))))
+        if event.get("event") == "end_run":
+            self.batches += int(event.get("batches", 0))
+        elif event.get("event") == "violation":
+            self.violations += 1
 
 
 @pytest.fixture

@@ -30,9 +30,10 @@ def _with_every_kind(counts: Mapping[str, int] | None) -> dict[str, int]:
 class StageSummary:
     """What one stage (e.g. ``validation``) ran under and found, over all its runs.
 
-    ``peak_allocated_bytes`` (CUDA only) is the highest peak of any run; to measure it the guard resets
-    PyTorch's process-wide peak statistics at the start of each run. ``counts`` include every rank's
-    violations after a multi-rank stage; ``rank_counts`` splits them per rank.
+    ``peak_allocated_bytes`` (CUDA only) is PyTorch's peak of allocated memory read at the end of each run, the
+    highest of them: the peak since the process started or since the last ``torch.cuda.reset_peak_memory_stats()``
+    (the guard never resets it: the counter is the user's). ``counts`` include every rank's violations after a
+    multi-rank stage; ``rank_counts`` splits them per rank.
     """
 
     runs: int = 0
@@ -64,6 +65,107 @@ class StageSummary:
         summary.counts = _with_every_kind(summary.counts)
         summary.rank_counts = {int(rank): _with_every_kind(c) for rank, c in summary.rank_counts.items()}
         return summary
+
+
+@dataclasses.dataclass
+class Finding:
+    """One distinct finding: the stored violations of one kind, at one module and one source line (the first line of
+    ``where``), however many batches, runs or ranks found it. One bug is one finding, said once with its count.
+
+    Attributes:
+        first: the first of its violations, described in full.
+        count: how many violations it groups (at most one per batch and kind).
+        batches: the batches it was found in, per stage, in the order found (``None``: outside any batch).
+    """
+
+    first: Violation
+    count: int = 0
+    batches: dict[str, list[int | None]] = dataclasses.field(default_factory=dict)
+
+    @property
+    def kind(self) -> str:
+        return self.first.kind
+
+    @property
+    def module(self) -> str | None:
+        return self.first.module
+
+    @property
+    def line(self) -> str:
+        """The innermost source line of ``where`` (``""`` when none is known)."""
+        return finding_line(self.first)
+
+    def add(self, violation: Violation) -> None:
+        self.count += 1
+        self.batches.setdefault(violation.stage, []).append(violation.batch_idx)
+
+    def seen(self) -> str:
+        """``4 times: validation batches 0-3`` (or ``once: test batch 2``)."""
+        places = "; ".join(f"{stage} {_batches(found)}" for stage, found in self.batches.items())
+        return f"{'once' if self.count == 1 else f'{self.count} times'}: {places}"
+
+    def describe(self) -> str:
+        """The first violation's description, with how often and where else it was found."""
+        header, *rest = self.first.describe().split("\n  ")
+        return "\n  ".join([header, f"found {self.seen()}", *rest])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "module": self.module,
+            "line": self.line,
+            "count": self.count,
+            "batches": {stage: list(found) for stage, found in self.batches.items()},
+            "first": self.first.to_dict(),
+        }
+
+
+def finding_line(violation: Violation) -> str:
+    """The innermost source line of a violation's ``where``: with kind and module, what makes a finding distinct."""
+    return (violation.where or "").split(" <- ")[0]
+
+
+def group_findings(violations: Iterable[Violation]) -> list[Finding]:
+    """One :class:`Finding` per distinct (kind, module, source line), in the order found; of those first found in
+    the same batch, the kind earlier in the registry first (a cause, a module switched to training mode, before its
+    effect, statistics updated by its forward pass, which may be found first).
+
+    Example:
+        >>> where = "model.py:3 in validation_step: self.net.train()"
+        >>> found = [Violation("train_mode", "validation", i, module="net", where=where) for i in range(4)]
+        >>> [(f.kind, f.count, f.seen()) for f in group_findings(found)]
+        [('train_mode', 4, '4 times: validation batches 0-3')]
+    """
+    groups: dict[tuple[str, str | None, str], Finding] = {}
+    started: dict[tuple[str, str | None, str], int] = {}
+    batch: tuple[Any, ...] | None = None
+    position = -1
+    for violation in violations:
+        place = (violation.stage, violation.rank, violation.dataloader_idx, violation.batch_idx)
+        if place != batch:
+            batch, position = place, position + 1
+        key = (violation.kind, violation.module, finding_line(violation))
+        if key not in groups:
+            groups[key] = Finding(violation)
+            started[key] = position
+        groups[key].add(violation)
+    order = {kind: i for i, kind in enumerate(KINDS)}
+    return sorted(groups.values(), key=lambda f: (started[(f.kind, f.module, f.line)], order.get(f.kind, len(order))))
+
+
+def _batches(found: list[int | None]) -> str:
+    """``batches 0-3, 7`` / ``batch 2`` / ``outside any batch``, from batch indices in any order."""
+    numbers = sorted({b for b in found if b is not None})
+    spans: list[str] = []
+    for n in numbers:
+        if spans and spans[-1].split("-")[-1] == str(n - 1):
+            spans[-1] = f"{spans[-1].split('-')[0]}-{n}"
+        else:
+            spans.append(str(n))
+    parts = [f"{'batch' if len(numbers) == 1 else 'batches'} {', '.join(spans)}"] if numbers else []
+    if None in found:
+        parts.append("outside any batch")
+    return " and ".join(parts)
 
 
 class Report:
@@ -102,6 +204,10 @@ class Report:
     def stage(self, name: str) -> StageSummary:
         """The summary for ``name`` (an empty one, not stored, when the stage has not run)."""
         return self.stages.get(name) or StageSummary()
+
+    def findings(self, since: int = 0) -> list[Finding]:
+        """The stored violations from the ``since``-th on, one :class:`Finding` per distinct kind, module and line."""
+        return group_findings(self.violations[since:])
 
     def first_of_each_kind(self, since: int = 0) -> list[Violation]:
         """The first stored violation of each kind, from the ``since``-th stored one on."""
@@ -195,10 +301,18 @@ class Report:
                 lines.append(f"  allow_grad regions: {allowed}")
             lines.append(f"  bytes saved for backward: {s.saved_bytes}")
             if s.peak_allocated_bytes is not None:
-                lines.append(f"  peak CUDA memory allocated: {s.peak_allocated_bytes / 2**20:.1f} MiB")
+                peak = s.peak_allocated_bytes / 2**20
+                lines.append(f"  peak CUDA memory allocated (since start or last reset): {peak:.1f} MiB")
             if len(s.rank_counts) > 1:
                 per_rank = "; ".join(f"rank {r}: {sum(c.values())}" for r, c in sorted(s.rank_counts.items()))
                 lines.append(f"  per rank: {per_rank}")
+        findings = self.findings()
+        if findings:
+            stored = f" among the first {len(self.violations)} stored" if self.dropped else ""
+            lines.append(f"distinct findings{stored}: {len(findings)}")
+            for f in findings:
+                module = f"; module {f.module or '<root>'}" if f.module is not None else ""
+                lines.append(f"  [{f.kind}] {f.seen()}{module}" + (f"; at {f.line}" if f.line else ""))
         return "\n".join(lines)
 
     # -- checkpointing -------------------------------------------------------------------------------------

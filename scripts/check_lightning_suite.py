@@ -20,12 +20,10 @@ pytest, ...) through a ``.pth`` path entry to a folder of links that leaves grad
 out, and adds what Lightning's tests need on top, at the versions its ``requirements/pytorch/{test,extra}.txt``
 allow (see ``TEST_PACKAGES``); a constraints file pins every reused distribution, so pip replaces none of them.
 
-The plugin's table covers the guards of pytest's own process: every guard built (one per Trainer, whether or not
-it ran a stage) and the batches they checked. The helper ``_lightning_suite_probe.py``, installed into
-the venv only and loaded as a pytest plugin in both passes, copies every guard's stage runs and violations into a
-spool folder during the guarded pass, in pytest's process and in the processes the tests start
-(``strategy="ddp_spawn"``): the recipe reports those counts next to the plugin's, and counts every violation either
-one saw.
+The plugin's JSON covers every guard of the session: those of pytest's own process (one per Trainer, whether or not
+it ran a stage) and those of the processes the tests start (``strategy="ddp_spawn"``, subprocesses), whose
+violations and checked batches the plugin collects through its spool folder; the recipe reports both, and lists
+every distinct finding.
 
 Usage (from the repository root, with the project's environment), after
 ``git clone https://github.com/Lightning-AI/pytorch-lightning ~/src/pytorch-lightning`` (it has the tags)::
@@ -49,7 +47,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import shutil
 import subprocess
 import sys
 import sysconfig
@@ -66,7 +63,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _acceptance as acceptance
 from _acceptance import ERROR, FAILED, KINDS, MISSING, Run, SetupError, checked, progress, run
 
-PROBE: Final[Path] = Path(__file__).resolve().with_name("_lightning_suite_probe.py")
 DEFAULT_TAG: Final[str] = "2.6.5"
 #: Relative to tests/tests_pytorch: the evaluation loops, the trainer flags (limit_*_batches, val_check_interval,
 #: inference_mode, ...), optimisation and clipping, logging inside evaluation, hook order, every callback, the module.
@@ -174,31 +170,25 @@ class Environment:
     def python(self) -> Path:
         return self.venv / "bin" / "python"
 
-    def env(self, spool: Path | None = None) -> dict[str, str]:
+    def env(self) -> dict[str, str]:
         """The environment of pytest: the venv first on PATH, no PYTHONPATH, none of the guard's variables (the
-        plugin sets GRADMODE_GUARD itself), none of Lightning's test-selection switches."""
+        plugin sets GRADMODE_GUARD and its spool itself), none of Lightning's test-selection switches."""
         env = acceptance.venv_environ(
             self.venv, drop=("PL_RUN_STANDALONE_TESTS", "RUN_ONLY_CUDA_TESTS", "PL_RUN_TPU_TESTS")
         )
         env["PYTHONDONTWRITEBYTECODE"] = "1"
-        if spool is not None:
-            env["GRADMODE_CHECK_SPOOL"] = str(spool)
         return env
 
 
 def make_environment(workdir: Path, wheel: Path, packages: dict[str, str]) -> Environment:
-    """The venv of both passes: the reused site-packages, ``packages`` (pinned around: see :func:`constraints`),
-    the wheel, and the probe; checked: gradmode-plugin and its two entry points come from the wheel, once each."""
+    """The venv of both passes: the reused site-packages, ``packages`` (pinned around: see :func:`constraints`) and
+    the wheel; checked: gradmode-plugin and its two entry points come from the wheel, once each."""
     logs = workdir / "logs"
     venv = workdir / "venv"
     reuse = acceptance.reused_site_packages(workdir / "reused-site-packages")
     pins = constraints(workdir / "constraints.txt")
-    purelib = acceptance.make_venv(venv, reuse, logs, list(packages.values()), wheel, constraints=pins)
+    acceptance.make_venv(venv, reuse, logs, list(packages.values()), wheel, constraints=pins)
     environment = Environment(venv)
-    # The probe (see _lightning_suite_probe.py), imported by every interpreter of the venv and loaded as a pytest
-    # plugin: it copies what every guard records, and does nothing without GRADMODE_CHECK_SPOOL (the plain pass).
-    shutil.copy2(PROBE, purelib / PROBE.name)
-    (purelib / "zz_gradmode_check_probe.pth").write_text(f"import {PROBE.stem}\n")
 
     code = (
         "import json, importlib.metadata as m, gradmode_plugin, lightning, torch\n"
@@ -273,7 +263,6 @@ def run_pass(
     junit = workdir / "junit" / f"{name}.xml"
     junit.parent.mkdir(parents=True, exist_ok=True)
     gradmode_json = workdir / "gradmode" / f"{name}.json"
-    spool = workdir / "gradmode" / "spool"
     argv: list[str | Path] = [
         environment.python,
         "-m",
@@ -284,8 +273,6 @@ def run_pass(
         "--color=no",
         "-v",
         "-rfE",
-        "-p",
-        PROBE.stem,
         f"--junitxml={junit}",
         "-o",
         "junit_family=xunit1",
@@ -294,7 +281,6 @@ def run_pass(
     ]
     if guarded:
         gradmode_json.parent.mkdir(parents=True, exist_ok=True)
-        spool.mkdir(parents=True, exist_ok=True)
         argv += ["--gradmode=record", f"--gradmode-json={gradmode_json}"]
     flags = "--gradmode=record " if guarded else ""
     progress(f"{name} pass: pytest {flags}{' '.join(paths)} ({args.timeout:.0f}s per test), log {name}.log")
@@ -302,7 +288,7 @@ def run_pass(
         argv,
         lightning / TESTS_DIR,
         workdir / "logs" / f"pytest-{name}.log",
-        env=environment.env(spool if guarded else None),
+        env=environment.env(),
         timeout=args.run_timeout,
     )
     if not junit.is_file():
@@ -317,40 +303,6 @@ def run_pass(
         f"  {name}: {result.status()} in {result.seconds:.0f}s: " + ", ".join(f"{n} {k}" for k, n in counts.items())
     )
     return this
-
-
-@dataclass
-class Probed:
-    """What the guards of some processes recorded, from the probe's spool (see _lightning_suite_probe.py)."""
-
-    processes: int = 0  # Python processes the probe started in
-    guarded: int = 0  # of them, processes where a guard ran a stage
-    reports: int = 0  # guards (reports) that ran a stage or recorded a violation
-    runs: int = 0  # stage runs
-    batches: int = 0
-    violations: list[dict[str, Any]] = field(default_factory=list)
-
-    def add(self, events: list[dict[str, Any]]) -> None:
-        self.processes += 1
-        reports = {e["report"] for e in events if e["event"] in ("end_run", "violation")}
-        self.guarded += bool(reports)
-        self.reports += len(reports)
-        for event in events:
-            if event["event"] == "end_run":
-                self.runs += 1
-                self.batches += int(event["batches"])
-            elif event["event"] == "violation":
-                self.violations.append(event)
-
-
-def read_spool(spool: Path, pytest_pid: int) -> tuple[Probed, Probed]:
-    """(pytest's own process, every other process) from the spool files, one per process."""
-    own, children = Probed(), Probed()
-    for path in sorted(spool.glob("*.jsonl")):
-        events = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-        if events:
-            (own if events[0].get("pid") == pytest_pid else children).add(events)
-    return own, children
 
 
 # -- report --------------------------------------------------------------------------------------------------------
@@ -368,9 +320,7 @@ def selected_path(test: str, paths: Sequence[str]) -> str:
     return "(other)"
 
 
-def compare(
-    plain: Pass, guarded: Pass, own: Probed, children: Probed, paths: Sequence[str]
-) -> tuple[acceptance.OutcomeChanges, list[str]]:
+def compare(plain: Pass, guarded: Pass, paths: Sequence[str]) -> tuple[acceptance.OutcomeChanges, list[str]]:
     """Print the comparison; return (how the outcomes changed, violation lines)."""
     changes = acceptance.outcome_changes(plain.outcomes, guarded.outcomes)
     tests, differ, regressions = changes.tests, changes.differ, changes.regressions
@@ -392,38 +342,21 @@ def compare(
         print(f"  {path:<32} {'/'.join(str(a[k]) for k in KINDS):>14} {'/'.join(str(b[k]) for k in KINDS):>11}")
 
     data = guarded.gradmode or {}
-    rows = list(data.get("violations", []))
+    rows = list(data.get("findings", []))
+    batches, child_batches = int(data.get("batches", 0)), int(data.get("child_batches", 0))
     print("\n== the guard ==")
     print(
-        f"pytest process, the plugin's table: {data.get('guards', 0)} guard(s), {data.get('batches', 0)} evaluation "
-        f"batch(es) checked, {len(rows)} violation(s) in {len({r['test'] for r in rows})} test(s) (every guard "
-        "built, stage or not)"
-    )
-    print(
-        f"pytest process, the probe: {own.reports} guard(s) ran {own.runs} stage run(s), {own.batches} evaluation "
-        f"batch(es) checked, {len(own.violations)} violation(s)"
-    )
-    print(
-        f"child processes, the probe: {children.processes} Python process(es), {children.guarded} with a guard that "
-        f"ran: {children.reports} guard(s), {children.runs} stage run(s), {children.batches} evaluation batch(es), "
-        f"{len(children.violations)} violation(s)"
+        f"the plugin: {data.get('guards', 0)} guard(s) in pytest's process (every guard built, stage or not) and "
+        f"{data.get('child_guards', 0)} in {data.get('child_processes', 0)} child process(es) that ran one; "
+        f"{batches} evaluation batch(es) checked ({batches - child_batches} in pytest's process, {child_batches} in "
+        f"child processes); {data.get('violations', 0)} violation(s), {len(rows)} distinct, in "
+        f"{len({r['test'] for r in rows})} test(s)"
     )
     violation_lines = []
     for row in rows:
         where = str(row.get("where", "")).split(" <- ")[0]
         violation_lines.append(
-            f"{short(row['test'])} | {row['stage']} | {row['kind']} | batch {row['batch']} | {where}"
-        )
-    # What the probe saw that the plugin's table lacks (a guard collected before its test ended), and the children.
-    missed = own.violations[len(rows) :] if len(own.violations) > len(rows) else []
-    for event, origin in [*((e, "pytest process, not in the plugin's table") for e in missed)] + [
-        (e, f"child pid {e['pid']}") for e in children.violations
-    ]:
-        test = str(event.get("test", "")).rsplit(" (", 1)[0]
-        where = str(event.get("where", "")).split(" <- ")[0]
-        violation_lines.append(
-            f"{short(test)} | {event['stage']} | {event['kind']} | batch {event['batch']} | {where} "
-            f"({origin}: {event.get('detail', '')})"
+            f"{short(row['test'])} | {row['stage']} | {row['kind']} | batch {row['batch']} | {where} | {row['seen']}"
         )
     by_kind = Counter(line.split(" | ")[2] for line in violation_lines)
     if by_kind:
@@ -521,8 +454,6 @@ def check(args: argparse.Namespace, workdir: Path) -> int:
 
     plain = run_pass("plain", environment, lightning, args.paths, workdir, args, guarded=False)
     guarded = run_pass("guarded", environment, lightning, args.paths, workdir, args, guarded=True)
-    spool = workdir / "gradmode" / "spool"
-    own, children = read_spool(spool, guarded.run.pid)
 
     print(f"\nLightning {args.tag} ({commit[:12]}) tests {' '.join(args.paths)}")
     print(
@@ -530,14 +461,14 @@ def check(args: argparse.Namespace, workdir: Path) -> int:
         f"pytest {environment.versions.get('pytest')}, gradmode-plugin {environment.versions.get('gradmode-plugin')} "
         f"({wheel.name}, from {source})"
     )
-    changes, violations = compare(plain, guarded, own, children, args.paths)
+    changes, violations = compare(plain, guarded, args.paths)
     regressions = changes.regressions
 
     data = guarded.gradmode or {}
-    checked_batches = max(int(data.get("batches", 0)), own.batches) + children.batches
+    checked_batches = int(data.get("batches", 0))
     verdicts = [
         (not regressions, f"{len(regressions)} test(s) pass without the guard and not with it"),
-        (not violations, f"{len(violations)} violation(s) recorded"),
+        (not violations, f"{len(violations)} distinct finding(s) recorded"),
         (checked_batches > 0, f"the guard checked {checked_batches} evaluation batch(es)"),
         (plain.run.returncode is not None and guarded.run.returncode is not None, "both passes ran to completion"),
     ]
@@ -560,8 +491,9 @@ def check(args: argparse.Namespace, workdir: Path) -> int:
         "guard": {
             "guards": data.get("guards", 0),
             "batches": data.get("batches", 0),
-            "probe_pytest_process": {k: v for k, v in vars(own).items() if k != "violations"},
-            "probe_children": {k: v for k, v in vars(children).items() if k != "violations"},
+            "child_processes": data.get("child_processes", 0),
+            "child_guards": data.get("child_guards", 0),
+            "child_batches": data.get("child_batches", 0),
         },
         "violations": violations,
         "regressions": regressions,

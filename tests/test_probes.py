@@ -1,15 +1,20 @@
-"""The module-call probe: torch's own ``__call__`` repeated, or called when it is not the one the probe knows."""
+"""The probes: the module-call probe (torch's own ``__call__`` repeated, or called when it is not the one the probe
+knows) and the saved-tensor probe (it sees every tensor autograd saves and keeps none of them alive)."""
 
 from __future__ import annotations
 
+import gc
+import weakref
 from typing import Any
 
 import pytest
 import torch
 from torch import nn
 
+from gradmode_plugin import evaluating
 from gradmode_plugin._torch_internals import is_torchs_call
 from gradmode_plugin.probes import MODULE_CALLS
+from tests.helpers.models import BATCHES
 
 
 def _no_failure(module: nn.Module, error: RuntimeError) -> None:
@@ -65,3 +70,22 @@ def test_another_call_in_place_is_called_not_repeated(monkeypatch: pytest.Monkey
         nn.Linear(4, 3)(torch.randn(1, 4))
     assert seen == ["Linear"] and len(heard) == 1
     assert nn.Module.__call__ is theirs
+
+
+def test_a_recorded_graph_is_freed_with_its_batch() -> None:
+    """Recording costs nothing extra: what the saved-tensor probe packs keeps no graph alive, so each batch's
+    graph goes with the batch's last reference, as without the guard."""
+    model = nn.Sequential(nn.Linear(8, 8), nn.Sigmoid())  # sigmoid saves its own output for backward
+    outputs: list[weakref.ref[torch.Tensor]] = []
+    with evaluating(model, grad_mode="no_grad", on_violation="record") as scope:
+        for i, x in enumerate(BATCHES):
+            with scope.batch(i), torch.enable_grad():
+                out = model(x)
+                assert out.grad_fn is not None
+                outputs.append(weakref.ref(out))
+            del out
+    gc.collect()
+    summary = scope.report.stage("evaluation")
+    assert summary.counts["graph_built"] == len(BATCHES) and summary.saved_bytes > 0, "nothing was recorded"
+    alive = [i for i, ref in enumerate(outputs) if ref() is not None]
+    assert not alive, f"the graphs of batches {alive} outlived their batch"

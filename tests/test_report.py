@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from gradmode_plugin import HINTS, KINDS, Report, StageSummary, Violation
-from gradmode_plugin.report import MAX_STORED_VIOLATIONS
+from gradmode_plugin.report import MAX_STORED_VIOLATIONS, Finding, group_findings
 
 
 def violation(kind: str = "graph_built", stage: str = "validation", batch_idx: int = 0) -> Violation:
@@ -111,3 +111,40 @@ def test_reset_forgets_everything() -> None:
     report.record(violation())
     report.reset()
     assert report.total == 0 and report.violations == [] and report.stages == {}
+
+
+def test_findings_group_violations_by_kind_module_and_line() -> None:
+    """One bug found in every batch is one finding with its count; another line, module or kind is another."""
+    step = "model.py:12 in validation_step: self.net.train() <- test_x.py:5 in test_x: trainer.validate(model)"
+    found = []
+    for batch in range(4):
+        # The effect (statistics updated) is found before its cause (the module in training mode) in each batch.
+        found.append(Violation("running_stats_updated", "validation", batch, module="net.1", where="model.py:13 in f"))
+        found.append(Violation("train_mode", "validation", batch, module="net", where=step))
+    found.append(Violation("train_mode", "validation", None, module="net", where=step.replace("<- test_x", "<- y")))
+    found.append(Violation("train_mode", "test", 2, module="net", where="model.py:20 in test_step: x"))
+    findings = group_findings(found)
+    assert [(f.kind, f.module, f.count) for f in findings] == [
+        ("train_mode", "net", 5),
+        ("running_stats_updated", "net.1", 4),
+        ("train_mode", "net", 1),
+    ]
+    assert findings[0].line == "model.py:12 in validation_step: self.net.train()"
+    assert findings[0].seen() == "5 times: validation batches 0-3 and outside any batch"
+    assert findings[2].seen() == "once: test batch 2"
+    text = findings[0].describe()
+    assert text.count("[train_mode]") == 1 and "\n  found 5 times: validation batches 0-3" in text
+    assert Finding(found[1], 0, {"validation": [0, 1, 3, 7, 8]}).seen().endswith("batches 0-1, 3, 7-8")
+
+
+def test_summary_lists_each_distinct_finding_once() -> None:
+    report = Report()
+    for batch in range(3):
+        report.record(violation(batch_idx=batch))
+    report.record(Violation("train_mode", "test", None, module="", where="m.py:3 in f: x <- m.py:9 in g: f()"))
+    assert report.summary().splitlines()[-3:] == [
+        "distinct findings: 2",
+        "  [graph_built] 3 times: validation batches 0-2",
+        "  [train_mode] once: test outside any batch; module <root>; at m.py:3 in f: x",
+    ]
+    assert [f.count for f in report.findings(since=1)] == [2, 1]

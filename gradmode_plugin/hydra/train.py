@@ -2,9 +2,15 @@
 
 It builds the datamodule, model, callbacks (the guard among them), loggers and trainer from the config, runs fit,
 validate, test and predict, writes the guard's report as JSON to the run directory and prints a per-stage summary;
-a sweep (``-m``) ends with one line per job. Exit status: 1 when the guard stopped a run (any job of a sweep), else
-2 when a mistake in the settings or the data stopped one (told in a few lines; ``HYDRA_FULL_ERROR=1`` shows the
-traceback instead), else 0.
+a sweep (``-m``) ends with one line per job. Exit status, one meaning each (a sweep: 1 when the guard stopped any
+job, else the largest of its jobs):
+
+- 0: every run finished;
+- 1: the guard stopped a run (a ``GradModeViolation``);
+- 2: a mistake in the settings or the data, told in a few lines (``HYDRA_FULL_ERROR=1`` shows the traceback
+  instead), whether Hydra found it while composing the config (a bad value, a misspelled key, a missing config)
+  or the app did;
+- 3: any other error, a bug somewhere, with its traceback.
 """
 
 from __future__ import annotations
@@ -34,8 +40,11 @@ CONFIG_PATH: Final[str] = f"pkg://{CONFIGS_PACKAGE}"
 CONFIG_NAME: Final[str] = "train"
 #: Exit status of a run stopped by a GradModeViolation (of a sweep in which any job was).
 EXIT_VIOLATION: Final[int] = 1
-#: Exit status of a run stopped by a mistake in its settings or data (and of a sweep with such a job, none stopped).
+#: Exit status of a run stopped by a mistake in its settings or data, found by Hydra while composing or by the app
+#: (and of a sweep with such a job, none stopped).
 EXIT_MISTAKE: Final[int] = 2
+#: Exit status of a run stopped by any other error: a bug, shown with its traceback.
+EXIT_ERROR: Final[int] = 3
 #: The guard's ``_target_``, as configs name it.
 GUARD_TARGET: Final[str] = GradModeGuardConf._target_
 _RULE: Final[str] = "=" * 100
@@ -382,7 +391,7 @@ def format_sweep_summary(outcomes: Sequence[JobOutcome]) -> str:
 
 
 def exit_code(outcomes: Sequence[JobOutcome]) -> int:
-    """1 if the guard stopped any job; else the largest status of the others (2: a mistake stopped one), or 0."""
+    """1 if the guard stopped any job; else the largest status of the others (2: a mistake, 3: an error), or 0."""
     if any(o.status == "stopped" for o in outcomes):
         return EXIT_VIOLATION
     return max((o.exit_code for o in outcomes), default=0)
@@ -398,7 +407,7 @@ def run_job(cfg: DictConfig, outcomes: list[JobOutcome]) -> JobOutcome:
         gc.collect()
         mistake = explain_mistake(err, cfg)
         detail = (mistake or f"{type(err).__name__}: {err}").splitlines()[0]
-        outcomes.append(_job("failed", f"failed: {detail}", EXIT_MISTAKE if mistake else 1))
+        outcomes.append(_job("failed", f"failed: {detail}", EXIT_MISTAKE if mistake else EXIT_ERROR))
         if mistake is None or os.environ.get("HYDRA_FULL_ERROR") == "1":
             raise
         print(f"gradmode-train: {mistake}\n(HYDRA_FULL_ERROR=1 shows the traceback)", file=sys.stderr, flush=True)
@@ -418,7 +427,8 @@ def run_job(cfg: DictConfig, outcomes: list[JobOutcome]) -> JobOutcome:
 
 
 def main(config_path: str = CONFIG_PATH, config_name: str = CONFIG_NAME) -> None:
-    """Entry point of ``gradmode-train``: exit status 1 when the guard stopped a run, 2 when a mistake did."""
+    """Entry point of ``gradmode-train``: exit status 1 when the guard stopped a run, 2 when a mistake in the
+    settings or the data did (found by Hydra or by the app), 3 on any other error."""
     import hydra
 
     outcomes: list[JobOutcome] = []
@@ -427,13 +437,26 @@ def main(config_path: str = CONFIG_PATH, config_name: str = CONFIG_NAME) -> None
         log.debug("composed config:\n%s", OmegaConf.to_yaml(cfg))
         run_job(cfg, outcomes)
 
+    hydra_failed = False
     try:
         hydra.main(version_base="1.3", config_path=config_path, config_name=config_name)(task)()
+    except SystemExit as err:
+        if err.code in (0, None):  # --help, --info, ...
+            raise
+        # Hydra has told what went wrong: a job's error (in ``outcomes``) or its own finding before or between
+        # jobs, a mistake in the command line or the configs (an override, a key, a config group option).
+        hydra_failed = True
+    except Exception:
+        # Under HYDRA_FULL_ERROR=1 Hydra raises instead of exiting: the traceback is what was asked for.
+        traceback.print_exc()
+        hydra_failed = True
     finally:
         # Also when Hydra ends the process after a job's unexpected error: every job of a sweep is listed.
         if any(o.multirun for o in outcomes) and any(o.is_global_zero for o in outcomes):
             print(format_sweep_summary(outcomes), flush=True)
     code = exit_code(outcomes)
+    if hydra_failed and not code:
+        code = EXIT_MISTAKE
     if code:
         sys.exit(code)
 

@@ -25,7 +25,7 @@ import contextlib
 import inspect
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from gradmode_plugin import distributed
 from gradmode_plugin.blame import code_location
@@ -38,6 +38,8 @@ from gradmode_plugin.report import Report
 from gradmode_plugin.scope import EvaluationScope
 
 log = logging.getLogger("gradmode_plugin")
+#: At most this many distinct findings are described in the end-of-run warning (the report holds all).
+_WARNED_FINDINGS: Final[int] = 5
 
 
 class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
@@ -82,6 +84,9 @@ class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
         #: Set by the environment-variable factories (gradmode_plugin.dropin): such a guard stands aside for a
         #: guard the user passed, and keeps nothing in checkpoints.
         self.from_environment = False
+        #: Whether the end of a fit/validate/test/predict that recorded violations warns about them; off for the
+        #: guards of ``pytest --gradmode``, whose findings the plugin reports.
+        self.warn_at_end = True
         self._attached: contextlib.ExitStack | None = None
         self._scope: EvaluationScope | None = None
         self._start: tuple[int, dict[str, dict[str, int]]] = (0, {})
@@ -213,13 +218,16 @@ class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
         }
         found = {stage: {k: n for k, n in counts.items() if n} for stage, counts in found.items()}
         found = {stage: counts for stage, counts in found.items() if counts}
-        if not found or self.policy.raises:
+        if not found or self.policy.raises or not self.warn_at_end:
             return
         lines = [f"gradmode: violations during {entry} (on_violation={self.on_violation!r}):"]
         for stage, counts in found.items():
             lines.append(f"  {stage}: " + ", ".join(f"{kind}={n}" for kind, n in counts.items()))
-        for violation in self.report.first_of_each_kind(since):
-            lines.append("first " + violation.describe().replace("\n", "\n  "))
+        findings = self.report.findings(since)
+        for finding in findings[:_WARNED_FINDINGS]:
+            lines.append(finding.describe().replace("\n", "\n  "))
+        if len(findings) > _WARNED_FINDINGS:
+            lines.append(f"and {len(findings) - _WARNED_FINDINGS} more distinct finding(s)")
         lines.append("all of them: guard.report (summary(), to_json())")
         internals.rank_zero_warn(trainer, "\n".join(lines))
 

@@ -9,7 +9,7 @@ after a run that finished.
 
 Usage::
 
-    python _ddp_run.py --out DIR [--bug] [--policy raise|record] [--no-guard] [--fn fit|validate] [--bench N]
+    python _ddp_run.py --out DIR [--bug] [--policy raise|record] [--no-guard] [--fn fit|validate]
 """
 
 from __future__ import annotations
@@ -17,9 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import sys
-import time
 import traceback
 from pathlib import Path
 from typing import Any
@@ -30,8 +28,6 @@ from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
 from gradmode_plugin import GradModeGuard
-from gradmode_plugin.distributed import all_reduce_sum
-from gradmode_plugin.kinds import KINDS
 
 
 class Net(pl.LightningModule):
@@ -88,34 +84,6 @@ def make_trainer(callbacks: list[Any], out: Path, **kwargs: Any) -> pl.Trainer:
     return pl.Trainer(**options)
 
 
-def bench(trainer: pl.Trainer, model: Net, repeats: int) -> dict[str, float]:
-    """Time the guard's agreement collective alone, and a clean validation with and without the guard.
-
-    Each figure is the median over its repeats (seconds).
-    """
-    table = torch.zeros(trainer.world_size, len(KINDS), dtype=torch.int64)
-    for _ in range(10):
-        all_reduce_sum(table.zero_())
-    torch.distributed.barrier()
-    samples = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        all_reduce_sum(table.zero_()).cpu().tolist()
-        samples.append(time.perf_counter() - start)
-    timings = {"all_reduce_s": statistics.median(samples)}
-    validate: dict[bool, list[float]] = {False: [], True: []}
-    for _ in range(10):
-        for guarded in (False, True):
-            validator = make_trainer([GradModeGuard()] if guarded else [], Path(trainer.default_root_dir))
-            torch.distributed.barrier()
-            start = time.perf_counter()
-            validator.validate(model, dataloaders=loader(), verbose=False)
-            validate[guarded].append(time.perf_counter() - start)
-    timings["validate_plain_s"] = statistics.median(validate[False])
-    timings["validate_guard_s"] = statistics.median(validate[True])
-    return timings
-
-
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", type=Path, required=True)
@@ -123,7 +91,6 @@ def main() -> int:
     parser.add_argument("--policy", default="raise", choices=("raise", "warn", "record"))
     parser.add_argument("--no-guard", action="store_true")
     parser.add_argument("--fn", default="fit", choices=("fit", "validate"), help="what the trainer runs")
-    parser.add_argument("--bench", type=int, default=0, help="after fit, time the collective this many times")
     args = parser.parse_args()
 
     rank = int(os.environ["RANK"])
@@ -139,8 +106,6 @@ def main() -> int:
         else:
             trainer.validate(model, dataloaders=loader(seed=1), verbose=False)
         result["outcome"] = "ok"
-        if args.bench:
-            result["bench"] = bench(trainer, model, args.bench)
     except BaseException as exc:  # every rank reports what it died of
         result.update(outcome="error", type=type(exc).__name__, message=str(exc), traceback=traceback.format_exc())
     result["global_rank"] = trainer.global_rank

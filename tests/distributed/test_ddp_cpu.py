@@ -99,24 +99,3 @@ def test_record_policy_rank_zero_report_shows_rank_one(run_ddp: Callable[..., DD
     assert {v["kind"] for v in rank1["violations"]} == {"graph_built"}
     assert {v["rank"] for v in rank1["violations"]} == {1}
     assert rank1["stages"]["validation"]["rank_counts"] == rank_counts
-
-
-def test_agreement_collective_cost(run_ddp: Callable[..., DDPRun], capsys: pytest.CaptureFixture[str]) -> None:
-    """Times the guard's one all-reduce per stage and a clean validation with and without the guard.
-
-    Only reports the figures (``pytest -s``); nothing here asserts on time.
-    """
-    run = run_ddp("--bench", "200")
-
-    _assert_no_transport_error(run)
-    for r in run.ranks:
-        assert r.outcome == "ok", run.describe()
-        bench = r.result["bench"]
-        assert set(bench) == {"all_reduce_s", "validate_plain_s", "validate_guard_s"}
-        with capsys.disabled():
-            print(
-                f"\n[rank {r.rank}] agreement all_reduce ([2, {len(KINDS)}] int64, gloo): "
-                f"{bench['all_reduce_s'] * 1e6:.0f} us; validate 2 batches (median of 10): "
-                f"{bench['validate_plain_s'] * 1e3:.1f} ms without guard, "
-                f"{bench['validate_guard_s'] * 1e3:.1f} ms with guard"
-            )

@@ -1,8 +1,8 @@
-"""Shared by the CUDA tests: a tiny model that can plant a graph, data, a quiet GPU Trainer, sync-debug mode
-and restoring the process-wide flags that ``deterministic=True`` changes.
+"""Shared by the CUDA tests: why a test skips, a tiny model that can plant a graph, data, a quiet GPU Trainer,
+sync-debug mode and restoring the process-wide flags that ``deterministic=True`` changes.
 
-Plain helpers rather than a ``conftest.py``, so this folder never shadows ``tests/conftest.py``. Every test
-module here marks itself ``gpu`` and skips without CUDA.
+Plain helpers rather than a ``conftest.py``, so this folder never shadows ``tests/conftest.py``. Every CUDA test
+module here marks itself ``gpu`` and skips with :data:`REQUIRES_CUDA`.
 """
 
 from __future__ import annotations
@@ -12,12 +12,32 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 import pytorch_lightning as pl
 import torch
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
 from tests.helpers.lightning import ToyModule, quiet_trainer
+
+
+def cuda_missing() -> str | None:
+    """Why a CUDA test cannot run here, or ``None``."""
+    return None if torch.cuda.is_available() else "no CUDA device"
+
+
+def bf16_missing() -> str | None:
+    """Why a ``bf16-mixed`` CUDA test cannot run here, or ``None``: no device at all is said as such."""
+    missing = cuda_missing()
+    if missing is None and not torch.cuda.is_bf16_supported():
+        missing = "GPU without bf16"
+    return missing
+
+
+#: Skip without a CUDA device.
+REQUIRES_CUDA = pytest.mark.skipif(cuda_missing() is not None, reason=cuda_missing() or "")
+#: Skip without a CUDA device that computes in bf16.
+REQUIRES_BF16 = pytest.mark.skipif(bf16_missing() is not None, reason=bf16_missing() or "")
 
 
 class GpuNet(ToyModule):

@@ -10,9 +10,9 @@ import torch
 from torch import nn
 
 from gradmode_plugin import GradModeGuard, evaluating
-from tests.gpu._gpu_support import GpuNet, make_gpu_trainer, make_loader, restored_torch_flags
+from tests.gpu._gpu_support import REQUIRES_CUDA, GpuNet, make_gpu_trainer, make_loader, restored_torch_flags
 
-pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")]
+pytestmark = [pytest.mark.gpu, REQUIRES_CUDA]
 
 
 @pytest.fixture(autouse=True)

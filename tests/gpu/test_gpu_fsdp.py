@@ -7,15 +7,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import torch
 import torch.distributed as dist
 
 from gradmode_plugin import GradModeGuard
-from tests.gpu._gpu_support import GpuNet, make_gpu_trainer, make_loader, restored_torch_flags
+from tests.gpu._gpu_support import REQUIRES_CUDA, GpuNet, make_gpu_trainer, make_loader, restored_torch_flags
 
 pytestmark = [
     pytest.mark.gpu,
-    pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU"),
+    REQUIRES_CUDA,
     pytest.mark.skipif(not dist.is_available() or not dist.is_nccl_available(), reason="needs NCCL"),
 ]
 

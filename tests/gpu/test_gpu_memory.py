@@ -1,4 +1,5 @@
-"""Per-stage CUDA memory in the report: the peak allocated during the stage, and bytes saved for backward."""
+"""CUDA memory in the report: the peak allocated (read, never reset: the counter is the user's), and bytes saved
+for backward."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import pytest
 import torch
 
 from gradmode_plugin import GradModeGuard, evaluating
-from tests.gpu._gpu_support import GpuNet, make_gpu_trainer, make_loader, restored_torch_flags
+from tests.gpu._gpu_support import REQUIRES_CUDA, GpuNet, make_gpu_trainer, make_loader, restored_torch_flags
 
-pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")]
+pytestmark = [pytest.mark.gpu, REQUIRES_CUDA]
 
 
 @pytest.fixture(autouse=True)
@@ -46,14 +47,21 @@ def test_planted_graph_reports_saved_bytes(tmp_path: Path) -> None:
     assert summary.peak_allocated_bytes is not None and summary.peak_allocated_bytes > 0
 
 
-def test_plain_api_peak_is_per_stage() -> None:
-    """The peak is measured from the start of the stage: an earlier, larger allocation does not count."""
+def test_plain_api_reads_the_peak_and_leaves_it_to_the_user() -> None:
+    """The guard never resets the process-wide peak: after a stage the user still reads an earlier, larger
+    allocation, and so does the report; reset by the user before a stage, the report's peak is the stage's own."""
     model = torch.nn.Sequential(torch.nn.Linear(64, 64), torch.nn.ReLU()).cuda()
+    torch.cuda.reset_peak_memory_stats()
     big = torch.empty(256 * 2**20, dtype=torch.uint8, device="cuda")
     del big
     with evaluating(model) as scope, scope.batch(0):
         model(torch.randn(32, 64, device="cuda"))
+    assert torch.cuda.max_memory_allocated() >= 256 * 2**20, "the guard reset the user's peak"
+    assert (scope.report.stage("evaluation").peak_allocated_bytes or 0) >= 256 * 2**20
 
+    torch.cuda.reset_peak_memory_stats()
+    with evaluating(model) as scope, scope.batch(0):
+        model(torch.randn(32, 64, device="cuda"))
     peak = scope.report.stage("evaluation").peak_allocated_bytes
     assert peak is not None and 0 < peak < 256 * 2**20
     assert scope.report.stage("evaluation").saved_bytes == 0

@@ -16,18 +16,23 @@ import torch
 from torch import nn
 
 from gradmode_plugin import GradModeGuard
-from tests.gpu._gpu_support import GpuNet, make_gpu_trainer, make_loader, restored_torch_flags
+from tests.gpu._gpu_support import (
+    REQUIRES_BF16,
+    REQUIRES_CUDA,
+    GpuNet,
+    make_gpu_trainer,
+    make_loader,
+    restored_torch_flags,
+)
 from tests.helpers.lightning import assert_same_weights
 
-pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")]
+pytestmark = [pytest.mark.gpu, REQUIRES_CUDA]
 
 PRECISIONS = [
     "16-mixed",
     pytest.param(
         "bf16-mixed",
-        marks=pytest.mark.skipif(
-            not (torch.cuda.is_available() and torch.cuda.is_bf16_supported()), reason="GPU without bf16"
-        ),
+        marks=REQUIRES_BF16,
     ),
 ]
 

@@ -20,9 +20,16 @@ from torch import nn
 from gradmode_plugin import GradModeGuard, evaluating
 from gradmode_plugin.probes import ForwardProbe, SavedTensorProbe
 from gradmode_plugin.scope import EvaluationScope
-from tests.gpu._gpu_support import GpuNet, make_gpu_trainer, make_loader, restored_torch_flags, sync_debug
+from tests.gpu._gpu_support import (
+    REQUIRES_CUDA,
+    GpuNet,
+    make_gpu_trainer,
+    make_loader,
+    restored_torch_flags,
+    sync_debug,
+)
 
-pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")]
+pytestmark = [pytest.mark.gpu, REQUIRES_CUDA]
 
 
 @pytest.fixture(autouse=True)

@@ -37,3 +37,9 @@ def run_process(
         )
     except subprocess.TimeoutExpired as err:
         pytest.fail(f"{args} did not finish in {timeout}s; output so far:\n{err.stdout}\n{err.stderr}")
+
+
+def this_checkout() -> dict[str, str]:
+    """Environment variables that make a child process import this checkout's ``gradmode_plugin``, so the entry
+    points (Lightning's callback factories, the pytest plugin) resolve to it whatever is installed."""
+    return {"PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)}

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from gradmode_plugin import KINDS
-from tests.hydra._support import SMALL, TRAIN_SCRIPT, run_dirs, run_process
+from tests.hydra._support import CONFIG_DIR, SMALL, TRAIN_SCRIPT, run_dirs, run_process
 
 TrainCli = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -88,11 +88,42 @@ def test_planted_bug_under_record_finishes_and_lists_it(train_cli: TrainCli, tmp
     assert "predict" in report["stages"]  # it went on to the end
 
 
-def test_bad_guard_value_is_rejected_before_anything_runs(train_cli: TrainCli, tmp_path: Path) -> None:
-    proc = train_cli("callbacks.gradmode.grad_mode=bogus")
-    assert proc.returncode != 0
-    assert "grad_mode" in proc.stderr and "expected one of [auto, inference, no_grad]" in proc.stderr
-    assert not (tmp_path / "outputs").exists()
+@pytest.mark.parametrize(
+    ("override", "told", "lines"),
+    [
+        # Found by Hydra while composing: the schema's value check, a key the schema lacks, a missing option (Hydra
+        # lists the options there are and where it looked).
+        ("callbacks.gradmode.grad_mode=bogus", "Invalid value 'bogus', expected one of [auto, inference, no_grad]", 8),
+        ("callbacks.gradmode.grad_mod=auto", "Key 'grad_mod' not in 'GradModeGuardConf'", 8),
+        ("trainer=nosuch", "Could not find 'trainer/nosuch'", 20),
+        # Found by the app before anything is built: a '+' key, which Hydra lets in.
+        ("+callbacks.gradmode.grad_mod=auto", "did you mean callbacks.gradmode.grad_mode?", 8),
+    ],
+)
+def test_a_mistake_in_the_settings_exits_2_in_a_few_lines(
+    train_cli: TrainCli, tmp_path: Path, override: str, told: str, lines: int
+) -> None:
+    """Exit status 2 is a mistake in the settings, whether Hydra finds it while composing or the app finds it."""
+    proc = train_cli(override)
+    assert proc.returncode == 2, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert told in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) <= lines, proc.stderr
+    if not override.startswith("+"):
+        assert not (tmp_path / "outputs").exists(), "composing fails before a run folder is made"
+
+
+#: gradmode-train with a bug planted in the app itself: every run raises an error that is no mistake of the user's.
+WITH_A_BUG = (
+    "import sys, gradmode_plugin.hydra.train as app\n"
+    "def run(cfg):\n    raise RuntimeError('a bug in the app')\n"
+    "app.run = run\nsys.argv[0] = 'gradmode-train'\napp.main(config_path={configs!r})"
+)
+
+
+def test_any_other_error_exits_3_with_its_traceback(tmp_path: Path) -> None:
+    proc = run_process([sys.executable, "-c", WITH_A_BUG.format(configs=str(CONFIG_DIR)), *SMALL], cwd=tmp_path)
+    assert proc.returncode == 3, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "Traceback" in proc.stderr and "RuntimeError: a bug in the app" in proc.stderr
 
 
 def test_console_script_uses_the_shipped_configs(tmp_path: Path) -> None:
@@ -163,7 +194,7 @@ def test_full_error_shows_the_traceback(tmp_path: Path) -> None:
         cwd=tmp_path,
         env={"HYDRA_FULL_ERROR": "1"},
     )
-    assert proc.returncode == 1
+    assert proc.returncode == 2, "still a mistake in the settings, with its traceback shown"
     assert "Traceback (most recent call last)" in proc.stderr
     assert "gradmode_plugin.example.errors.SetupError: data.root='no/such/folder' is not a folder" in proc.stderr
     assert "gradmode-train: " not in proc.stderr

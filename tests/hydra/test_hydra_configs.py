@@ -6,11 +6,12 @@ import inspect
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hydra.errors import HydraException
 from hydra.utils import instantiate
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig, ListConfig, OmegaConf, SCMode
 
 from gradmode_plugin import GRAD_MODES, ON_VIOLATION, GradModeGuard
 from gradmode_plugin.example.errors import SetupError
@@ -52,28 +53,108 @@ def test_every_group_is_there() -> None:
         assert needed in options, f"configs/{needed[0]}/{needed[1]}.yaml is missing"
 
 
+#: Keys the compose_cfg fixture points at its temporary folder after composing.
+REDIRECTED = {"paths.output_dir", "paths.log_dir"}
+
+
+def _option_file(group: str, option: str) -> Path:
+    return next(p for root in (CONFIG_DIR, GUARD_CONFIG_DIR) if (p := root / group / f"{option}.yaml").is_file())
+
+
+def _leaves(node: Any, prefix: str = "") -> dict[str, Any]:
+    """``{dotted key: value}`` of every value that is not a mapping (lists are values)."""
+    if not isinstance(node, dict):
+        return {prefix: node}
+    found: dict[str, Any] = {}
+    for key, value in node.items():
+        found.update(_leaves(value, f"{prefix}.{key}" if prefix else str(key)))
+    return found
+
+
+def _plain(cfg: DictConfig) -> dict[str, Any]:
+    """The composed config as plain data, interpolations unresolved (as the files write them)."""
+    return OmegaConf.to_container(cfg, resolve=False, enum_to_str=True, structured_config_mode=SCMode.DICT)
+
+
 @pytest.mark.parametrize(("group", "option"), GROUP_OPTIONS, ids=[f"{g}={o}" for g, o in GROUP_OPTIONS])
 def test_group_option_composes(compose_cfg: Callable[..., DictConfig], group: str, option: str) -> None:
+    """Choosing an option puts every value its file sets where the file's package says (nothing composed later
+    overrides one of them), and every interpolation resolves."""
     cfg = compose_cfg(f"{group}={option}")
-    assert cfg.hydra.runtime.choices[group] == option
+    path = _option_file(group, option)
+    text = path.read_text()
+    package = "" if "# @package _global_" in text else group.replace("/", ".")
+    own = OmegaConf.to_container(OmegaConf.load(path), resolve=False) or {}
+    own.pop("defaults", None)
+    expected = {k: v for k, v in _leaves(own, package).items() if k not in REDIRECTED}
+    composed = _leaves(_plain(cfg))
+    if expected:
+        wrong = {k: (v, composed.get(k, "<missing>")) for k, v in expected.items() if composed.get(k, "<no>") != v}
+        assert not wrong, f"{path.name}: (file, composed) {wrong}"
+    else:  # an option that empties its group (callbacks=none, logger=none)
+        assert not OmegaConf.select(cfg, package), f"{group}={option} left {OmegaConf.select(cfg, package)}"
     # Interpolations resolve (mandatory ??? values such as data.root stay unresolved until used).
     OmegaConf.to_container(cfg, resolve=True, throw_on_missing=False)
 
 
 @pytest.mark.parametrize(
-    "overrides",
+    ("overrides", "expected"),
     [
-        ["callbacks=[default,gradmode]"],
-        ["callbacks=[none,gradmode]"],
-        ["callbacks=gradmode"],
-        ["trainer=gpu", "data=image_folder", "data.root=/data/images"],
-        ["trainer=ddp", "experiment=mc_dropout"],
+        (
+            ["callbacks=[default,gradmode]"],
+            {
+                "callbacks": ["model_checkpoint", "early_stopping", "model_summary", "gradmode"],
+                # callbacks/gradmode.yaml comes last, so its own log_metrics (false) wins over callbacks/default's
+                "callbacks.gradmode.log_metrics": False,
+            },
+        ),
+        (["callbacks=[none,gradmode]"], {"callbacks": ["gradmode"], "callbacks.gradmode.log_metrics": False}),
+        (["callbacks=gradmode"], {"callbacks": ["gradmode"], "callbacks.gradmode.log_metrics": False}),
+        (
+            ["trainer=gpu", "data=image_folder", "data.root=/data/images"],
+            {
+                "trainer._target_": "lightning.pytorch.Trainer",
+                "trainer.accelerator": "gpu",
+                "trainer.devices": 1,
+                "trainer.max_epochs": 2,  # trainer/default.yaml underneath
+                "data._target_": "gradmode_plugin.example.data.ImageFolderDataModule",
+                "data.num_classes": None,
+                "model.num_classes": None,  # counted from the class folders
+                "callbacks": ["model_checkpoint", "early_stopping", "model_summary", "gradmode"],
+            },
+        ),
+        (
+            ["trainer=ddp", "experiment=mc_dropout"],
+            {
+                "trainer.strategy": "ddp",
+                "trainer.accelerator": "gpu",
+                "trainer.devices": "auto",
+                "trainer.sync_batchnorm": True,
+                "task_name": "mc_dropout",
+                "model.dropout": 0.5,
+                "model.mc_samples": 8,
+                "callbacks.gradmode.allow_train": ["head.mc_dropout"],
+                "callbacks.gradmode.on_violation": "raise",
+            },
+        ),
     ],
-    ids=str,
+    ids=lambda value: " ".join(value) if isinstance(value, list) else "",
 )
-def test_documented_combinations_compose(compose_cfg: Callable[..., DictConfig], overrides: list[str]) -> None:
+def test_documented_combinations_compose(
+    compose_cfg: Callable[..., DictConfig], overrides: list[str], expected: dict[str, Any]
+) -> None:
+    """Each documented combination gives the settings it is documented for: the groups' own values and the
+    defaults underneath them, not only the overrides given."""
     cfg = compose_cfg(*overrides)
     assert cfg.callbacks.gradmode._target_ == "gradmode_plugin.GradModeGuard"
+    for key, value in expected.items():
+        found = OmegaConf.select(cfg, key)
+        if key == "callbacks":
+            found = [name for name, entry in cfg.callbacks.items() if entry is not None]
+        elif isinstance(found, (DictConfig, ListConfig)):
+            found = OmegaConf.to_container(found)
+        assert found == value, f"{key}: {found!r}, expected {value!r}"
+    instantiate(cfg.callbacks.gradmode)  # and the guard it configures builds
 
 
 def test_the_app_logs_the_guards_counts_other_apps_need_not(compose_cfg: Callable[..., DictConfig]) -> None:
@@ -166,9 +247,15 @@ def test_schema_rejects_a_typo_in_a_config_file(tmp_path: Path, setting: str, mu
 
 
 @pytest.mark.parametrize("grad_mode", GRAD_MODES)
-def test_schema_accepts_every_allowed_value(compose_cfg: Callable[..., DictConfig], grad_mode: str) -> None:
-    cfg = compose_cfg(f"callbacks.gradmode.grad_mode={grad_mode}", "callbacks.gradmode.on_violation=record")
-    assert cfg.callbacks.gradmode.grad_mode == grad_mode
+@pytest.mark.parametrize("on_violation", ON_VIOLATION)
+def test_schema_accepts_every_allowed_value(
+    compose_cfg: Callable[..., DictConfig], grad_mode: str, on_violation: str
+) -> None:
+    """Every value the guard takes composes and reaches the guard it builds as that plain string."""
+    cfg = compose_cfg(f"callbacks.gradmode.grad_mode={grad_mode}", f"callbacks.gradmode.on_violation={on_violation}")
+    guard = instantiate(cfg.callbacks.gradmode)
+    assert (guard.grad_mode, guard.on_violation) == (grad_mode, on_violation)
+    assert type(guard.grad_mode) is str and type(guard.on_violation) is str
 
 
 def test_schema_choices_match_the_guard() -> None:

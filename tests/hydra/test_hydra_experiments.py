@@ -12,6 +12,7 @@ from omegaconf import DictConfig
 
 from gradmode_plugin import GradModeViolation
 from gradmode_plugin.hydra.train import EXIT_MISTAKE, JobOutcome, RunResult, format_summary, run, run_job
+from tests.gpu._gpu_support import REQUIRES_CUDA
 from tests.hydra._support import CONFIG_DIR, write_images
 
 EXPERIMENTS = sorted(p.stem for p in (CONFIG_DIR / "experiment").glob("*.yaml"))
@@ -196,7 +197,7 @@ def test_full_error_raises_the_mistake(
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+@REQUIRES_CUDA
 @pytest.mark.parametrize("trainer", ["gpu", "ddp"])
 def test_gpu_trainers_run(train_cli: Callable[..., subprocess.CompletedProcess[str]], trainer: str) -> None:
     """As a user runs them (DDP relaunches the command once per GPU)."""

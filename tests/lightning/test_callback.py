@@ -580,7 +580,9 @@ def test_record_policy_collects_and_warns_once_at_the_end(make_trainer: Any) -> 
     assert [v.batch_idx for v in guard.report.violations if v.kind == "graph_built"] == [0, 1, 2, 3]
     summaries = [str(w.message) for w in caught if "violations during validate" in str(w.message)]
     assert len(summaries) == 1 and "validation: graph_built=4" in summaries[0]
-    assert "first [graph_built]" in summaries[0] and THIS_FILE in summaries[0]
+    # One distinct finding, described once with its count, not once per batch.
+    assert summaries[0].count("[graph_built]") == 1 and THIS_FILE in summaries[0], summaries[0]
+    assert "found 4 times: validation batches 0-3" in summaries[0]
     data = guard.report.to_dict()
     assert data["total"] == 4 and data["violations"][0]["kind"] == "graph_built"
 

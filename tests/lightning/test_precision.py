@@ -134,23 +134,32 @@ def test_bf16_validation_under_inference_mode_between_steps(tmp_path: Any) -> No
 
 
 @pytest.mark.parametrize("grad_mode", ["no_grad", "inference"])
-def test_evaluation_inside_one_autocast_region_leaves_training_gradients_alone(grad_mode: str) -> None:
-    """Plain API: an evaluation and a training step in the same autocast region (one weight-cast cache)."""
+def test_evaluation_inside_one_autocast_region_leaves_training_alone(grad_mode: str) -> None:
+    """Plain API: an evaluation and a training step in the same autocast region (one weight-cast cache). The guarded
+    evaluation runs in eval mode under the guard's context (no dropout mask drawn, no statistics moved, no weight
+    cast without grad handed to training) and gives training its modes back: the training step then computes
+    exactly what it computes without the evaluation. (A bare ``torch.no_grad()`` in place of the guard leaves the
+    model training: its dropout draws a mask and its statistics move, and the gradients differ.)"""
 
-    def gradients(evaluate_first: bool) -> list[torch.Tensor]:
+    def train_step(evaluate_first: bool) -> tuple[list[torch.Tensor], dict[str, torch.Tensor]]:
         torch.manual_seed(0)
-        model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 2))
+        model = nn.Sequential(nn.Linear(8, 16), nn.BatchNorm1d(16), nn.ReLU(), nn.Dropout(0.5), nn.Linear(16, 2))
         x = torch.randn(4, 8)
         with torch.autocast("cpu", dtype=torch.bfloat16):
             if evaluate_first:
                 with evaluating(model, grad_mode=grad_mode) as scope, scope.batch(0):
                     model(x)
-                assert scope.report.total == 0
+                summary = scope.report.stage("evaluation")
+                assert scope.report.total == 0 and summary.batches == 1 and model.training
+                assert summary.grad_context == {"inference": "inference_mode", "no_grad": "no_grad"}[grad_mode]
             model(x).float().sum().backward()
-        return [p.grad for p in model.parameters()]
+        grads = [p.grad for p in model.parameters()]
+        assert all(g is not None for g in grads), "a cached weight cast made without grad cut training off its weights"
+        return grads, {name: value.clone() for name, value in model.state_dict().items()}
 
-    reference = gradients(evaluate_first=False)
-    after_evaluation = gradients(evaluate_first=True)
-    assert all(g is not None for g in after_evaluation), "a cached no-grad weight cast cut training off its weights"
+    reference, reference_state = train_step(evaluate_first=False)
+    after_evaluation, state = train_step(evaluate_first=True)
     for a, b in zip(reference, after_evaluation):
         assert torch.equal(a, b)
+    assert state.keys() == reference_state.keys()
+    assert all(torch.equal(state[k], reference_state[k]) for k in state), "evaluation moved a statistic"

@@ -87,3 +87,13 @@ def test_bench_memory_quick(tmp_path: Path) -> None:
     if importlib.util.find_spec("matplotlib") is not None:
         assert data["plot"] == "memory_cpu_quick.png"
         assert (tmp_path / "memory_cpu_quick.png").stat().st_size > 0
+
+
+def test_bench_ddp_quick(tmp_path: Path) -> None:
+    run = run_script("bench_ddp.py", tmp_path)
+    data = json.loads((tmp_path / "ddp_cpu_quick.json").read_text())
+    assert {"env", "settings", "ranks"} <= set(data) and data["settings"]["world_size"] == 2
+    assert [r["rank"] for r in data["ranks"]] == [0, 1]
+    for rank in data["ranks"]:
+        assert rank["all_reduce_s"] > 0 and rank["validate_plain_s"] > 0 and rank["validate_guard_s"] > 0
+    assert run["stdout"].count("agreement all_reduce") == 2
