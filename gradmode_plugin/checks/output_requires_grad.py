@@ -1,6 +1,7 @@
-"""``output_requires_grad``: a step output or a logged value requires grad (it keeps a graph or parameters alive).
+"""``output_requires_grad``: a step output requires grad (it keeps a graph or parameters alive).
 
-The adapters pass what a step returned and what it logged to :meth:`OutputRequiresGrad.check`.
+The adapters pass what a step returned to :meth:`OutputRequiresGrad.check` (``scope.check_output``). Values passed
+to Lightning's ``self.log`` are not checked: Lightning stores a detached copy of each.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import torch
 
 from gradmode_plugin.checks.base import Check
 
-HINT = "detach step outputs and logged values (tensor.detach()) so they do not keep a graph or parameters alive"
+HINT = "detach what the step returns (tensor.detach()) so it does not keep a graph or parameters alive"
 
 
 def find_grad_tensor(obj: Any, path: str = "output", depth: int = 0) -> str | None:

@@ -25,7 +25,9 @@ import contextlib
 import inspect
 import logging
 from collections.abc import Callable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+from typing_extensions import override
 
 from gradmode_plugin import distributed
 from gradmode_plugin.blame import code_location
@@ -36,6 +38,9 @@ from gradmode_plugin.options import GuardOptions, validate_flag
 from gradmode_plugin.policy import Policy
 from gradmode_plugin.report import Report
 from gradmode_plugin.scope import EvaluationScope
+
+if TYPE_CHECKING:  # either namespace's classes at run time; these for type checkers
+    from lightning.pytorch import LightningModule, Trainer
 
 log = logging.getLogger("gradmode_plugin")
 #: At most this many distinct findings are described in the end-of-run warning (the report holds all).
@@ -108,12 +113,14 @@ class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
         return self.options.check_params
 
     @property
+    @override
     def state_key(self) -> str:
         # A guard from GRADMODE_GUARD may sit beside the user's own: Lightning wants distinct keys.
         return "GradModeGuard[GRADMODE_GUARD]" if self.from_environment else "GradModeGuard"
 
     # -- attach / detach for one fit, validate, test or predict ----------------------------------------------
-    def setup(self, trainer: Any, pl_module: Any, stage: str) -> None:
+    @override
+    def setup(self, trainer: Trainer, pl_module: LightningModule, stage: str) -> None:
         self._detach()
         if self._stands_aside(trainer):
             return
@@ -130,12 +137,14 @@ class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
         self._attached = stack
         self._start = (len(self.report.violations), self.report.counts)
 
-    def teardown(self, trainer: Any, pl_module: Any, stage: str) -> None:
+    @override
+    def teardown(self, trainer: Trainer, pl_module: LightningModule, stage: str) -> None:
         if self._attached is not None:
             self._warn_unseen(trainer, str(getattr(stage, "value", stage)))
         self._detach()
 
-    def on_exception(self, trainer: Any, pl_module: Any, exception: BaseException) -> None:
+    @override
+    def on_exception(self, trainer: Trainer, pl_module: LightningModule, exception: BaseException) -> None:
         self._detach()
 
     def _detach(self) -> None:
@@ -247,29 +256,37 @@ class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
         if self._scope is not None:
             self._scope.boundary("at the end of the stage")
 
-    def on_validation_start(self, trainer: Any, pl_module: Any) -> None:
+    @override
+    def on_validation_start(self, trainer: Trainer, pl_module: LightningModule) -> None:
         self._stage_start(trainer)
 
-    def on_test_start(self, trainer: Any, pl_module: Any) -> None:
+    @override
+    def on_test_start(self, trainer: Trainer, pl_module: LightningModule) -> None:
         self._stage_start(trainer)
 
-    def on_predict_start(self, trainer: Any, pl_module: Any) -> None:
+    @override
+    def on_predict_start(self, trainer: Trainer, pl_module: LightningModule) -> None:
         self._stage_start(trainer)
 
-    def on_validation_end(self, trainer: Any, pl_module: Any) -> None:
+    @override
+    def on_validation_end(self, trainer: Trainer, pl_module: LightningModule) -> None:
         self._stage_end()
 
-    def on_test_end(self, trainer: Any, pl_module: Any) -> None:
+    @override
+    def on_test_end(self, trainer: Trainer, pl_module: LightningModule) -> None:
         self._stage_end()
 
-    def on_predict_end(self, trainer: Any, pl_module: Any) -> None:
+    @override
+    def on_predict_end(self, trainer: Trainer, pl_module: LightningModule) -> None:
         self._stage_end()
 
     # -- checkpointing ---------------------------------------------------------------------------------------
+    @override
     def state_dict(self) -> dict[str, Any]:
         # A guard the user did not put in the callbacks leaves the user's checkpoints as they would be without it.
         return {} if self.from_environment else {"report": self.report.state_dict()}
 
+    @override
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         # Resuming into a fresh guard restores the counts. A guard that already counted (e.g. validate(ckpt_path=)
         # after fit) keeps its own, newer history instead of rewinding to the checkpoint's.
@@ -289,4 +306,3 @@ class _Hooks:
         self.batch_begins = scope.begin_batch
         self.batch_completed = scope.end_batch
         self.run_step = scope.run_step
-

@@ -9,10 +9,10 @@ instead.
 
 Example:
     >>> from gradmode_plugin.lint.triggers import Triggers
-    >>> source = b"import torch\\n\\ndef f():\\n    return 1\\n\\ndef g(x):\\n    return x.eval()\\n"
+    >>> source = b"import torch\\n\\n\\ndef f():\\n    return 1\\n\\n\\ndef g(x):\\n    return x.eval()\\n"
     >>> tree = parse_relevant(source, Triggers(source), whole=False)
     >>> [type(node).__name__ for node in tree.body], tree.body[-1].lineno
-    (['Import', 'FunctionDef'], 6)
+    (['Import', 'FunctionDef'], 8)
 """
 
 from __future__ import annotations

@@ -702,3 +702,18 @@ def test_findings_in_hooks_carry_their_batch_or_none(
     trainer.validate(ToyModule(), make_loader())
     found = [(v.kind, v.batch_idx) for v in guard.report.violations]
     assert found == [("graph_built", expected)], (hook, guard_first)
+
+
+def test_every_hook_of_the_guard_overrides_a_callback_hook_of_that_name() -> None:
+    # A misspelled hook would never run: each one is marked @override and must exist on Lightning's Callback.
+    hooks = {
+        name
+        for name, value in vars(GradModeGuard).items()
+        if getattr(getattr(value, "fget", value), "__override__", False)
+    }
+    assert hooks >= {"setup", "teardown", "on_exception", "state_dict", "load_state_dict", "state_key"}
+    assert {f"on_{stage}_{when}" for stage in ("validation", "test", "predict") for when in ("start", "end")} <= hooks
+    for base in GradModeGuard.__bases__:
+        assert all(hasattr(base, name) for name in hooks), [name for name in hooks if not hasattr(base, name)]
+    options = {"on_violation"}  # a property for the option of that name, not a hook
+    assert {name for name in vars(GradModeGuard) if name.startswith("on_")} - options <= hooks
