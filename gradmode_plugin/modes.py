@@ -129,6 +129,7 @@ def explain_inference_error(err: BaseException, choice: GradContextChoice) -> st
 
 
 _TRAINING = operator.attrgetter("training")
+_TRAINING_ITEM = operator.itemgetter("training")
 
 
 def _covered_names(names: list[str], patterns: tuple[str, ...]) -> tuple[list[str], set[str]]:
@@ -189,7 +190,12 @@ class ModuleModes:
         if unmatched:
             raise ValueError(_unmatched_message(unmatched, type(model).__name__, [n for n in all_names if n]))
         self.checked: tuple[tuple[str, nn.Module], ...] = tuple((n, m) for n, m in named if n not in self.covered)
-        self._checked_modules = tuple(m for _, m in self.checked)
+        # The flags are read at every batch. nn.Module keeps its flag in the instance dict, where a dict lookup reads
+        # it several times faster than getattr (nn.Module's __getattr__ slows every attribute read made from C);
+        # modules that keep it elsewhere (TorchScript modules: in C++) are read as attributes.
+        checked = [m for _, m in self.checked]
+        self._flag_dicts = tuple(vars(m) for m in checked if "training" in vars(m))
+        self._flag_owners = tuple(m for m in checked if "training" not in vars(m))
 
     def train_allowed_modules(self) -> None:
         """Put the modules ``allow_train`` matches in training mode, through their own ``train()``."""
@@ -202,8 +208,8 @@ class ModuleModes:
         return [n for n in found if not any(n.startswith(p + ".") or (p == "" and n) for p in found if p != n)]
 
     def any_training(self) -> bool:
-        # Runs once per batch over every module: a C-level loop, no tuple unpacking per module.
-        return any(map(_TRAINING, self._checked_modules))
+        """Whether a checked module is in training mode (once per batch over every module: C-level loops)."""
+        return any(map(_TRAINING_ITEM, self._flag_dicts)) or any(map(_TRAINING, self._flag_owners))
 
     def is_covered(self, name: str | None) -> bool:
         return name is not None and name in self.covered

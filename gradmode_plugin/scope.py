@@ -92,6 +92,7 @@ class EvaluationScope:
         self.final_checks = not framework
         self._lock = threading.Lock()
         self._stack: contextlib.ExitStack | None = None
+        self._batch_context = _Batch(self)
         self.batch_idx: int | None = None
         self.dataloader_idx: int | None = None
 
@@ -216,7 +217,7 @@ class EvaluationScope:
         self.dataloader_idx = dataloader_idx
         # The loop that enters the batch is the evaluation step: its current line is in every `where`.
         self.steps.step_code = sys._getframe(1).f_code
-        return _Batch(self)
+        return self._batch_context
 
     def run_step(self, step: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], what: str) -> Any:
         """Run a framework's step for the batch announced with :meth:`begin_batch`: in the guard's context, its
