@@ -26,8 +26,9 @@ HINT = (
     "it there), or evaluate this model under no_grad (grad_mode='no_grad', or Trainer(inference_mode=False))"
 )
 
-#: Module attributes that hold the module's structure, not its tensors.
-_STRUCTURE = frozenset({"_parameters", "_buffers", "_modules"})
+#: What every ``nn.Module`` keeps in its instance dict (flags, hook dicts, its parameters, buffers and children):
+#: no tensor of the module's own among them but through ``_parameters`` and ``_buffers``, read separately.
+_STANDARD = frozenset(vars(nn.Module()))
 
 
 def _held_tensors(module: nn.Module) -> Iterator[tuple[str, torch.Tensor]]:
@@ -37,7 +38,7 @@ def _held_tensors(module: nn.Module) -> Iterator[tuple[str, torch.Tensor]]:
             if isinstance(value, torch.Tensor):
                 yield attr, value
     for attr, value in vars(module).items():
-        if attr not in _STRUCTURE and isinstance(value, torch.Tensor):
+        if attr not in _STANDARD and isinstance(value, torch.Tensor):
             yield attr, value
 
 
