@@ -131,6 +131,16 @@ def requirement_specs(git_dir: Path, commit: str, names: Sequence[str]) -> dict[
 # -- the frozen gradmode-plugin and its environment ------------------------------------------------------------------
 
 
+def _installed_version(name: str) -> str | None:
+    """The version of distribution ``name`` in this environment, or None."""
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
 def source_state(project: Path) -> str:
     """The commit the wheel's source tree is at, and how many files of the package differ from it (the copy is
     taken from the working tree, which may be ahead of the commit)."""
@@ -445,6 +455,12 @@ def check(args: argparse.Namespace, workdir: Path) -> int:
         raise SetupError(f"not in {TESTS_DIR} of {args.tag}: {', '.join(missing)}")
 
     packages = requirement_specs(args.lightning_git, commit, list(TEST_PACKAGES))
+    # A package this environment already has is reused at its version (the constraints pin every reused
+    # distribution, so asking pip for the tag's range of it could only conflict).
+    reused = {name: spec for name, spec in packages.items() if _installed_version(name) is not None}
+    if reused:
+        progress("reused at this environment's version: " + ", ".join(f"{n} {_installed_version(n)}" for n in reused))
+    packages = {name: spec for name, spec in packages.items() if name not in reused}
     progress(
         f"creating the venv: reusing {sysconfig.get_paths()['purelib']} (gradmode-plugin left out), adding "
         + ", ".join(packages.values())
