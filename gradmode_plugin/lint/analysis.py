@@ -227,14 +227,8 @@ def _parameters(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> fr
 
 def _dotted(node: ast.expr) -> str | None:
     """``self.model`` for a chain of names and attributes, else None."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
+    parts = names.dotted_parts(node)
+    return ".".join(parts) if parts is not None else None
 
 
 def _mentions_training(node: ast.expr) -> bool:

@@ -67,6 +67,18 @@ THREAD: Final = "threading.Thread"
 PARTIAL: Final = "functools.partial"
 
 
+def dotted_parts(node: ast.expr) -> list[str] | None:
+    """``["self", "model", "eval"]`` for a chain of names and attributes (``self.model.eval``), else None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return parts[::-1]
+
+
 class ImportTable:
     """Local names bound by import statements, mapped to the fully qualified names they stand for."""
 
@@ -104,16 +116,11 @@ class ImportTable:
 
     def qualname(self, node: ast.expr) -> str | None:
         """The canonical fully qualified name of a dotted expression rooted in an import, else None."""
-        parts: list[str] = []
-        while isinstance(node, ast.Attribute):
-            parts.append(node.attr)
-            node = node.value
-        if not isinstance(node, ast.Name):
-            return None
-        base = self._names.get(node.id)
+        parts = dotted_parts(node)
+        base = self._names.get(parts[0]) if parts else None
         if base is None:
             return None
-        name = ".".join([base, *reversed(parts)]) if parts else base
+        name = ".".join([base, *parts[1:]])
         return _CANONICAL.get(name, name)
 
     def bound_in(self, tree: ast.Module) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import threading
 from typing import Any
 
 import pytest
@@ -14,7 +13,7 @@ from torch import nn
 
 from gradmode_plugin import GradModeGuard, GradModeViolation, evaluating
 from tests.helpers.lightning import ToyModule, make_loader
-from tests.helpers.models import BATCHES, make_model, run_loop
+from tests.helpers.models import BATCHES, in_thread, make_model, run_loop
 
 
 class Deep(nn.Module):
@@ -62,18 +61,14 @@ def test_graph_in_a_worker_thread_names_the_thread_and_the_steps_line() -> None:
     model = make_model()
 
     def body(m: nn.Module, i: int, x: torch.Tensor) -> torch.Tensor:
-        out: list[torch.Tensor] = []
-        worker = threading.Thread(target=lambda: out.append(m(x).detach()), name="worker")
-        worker.start()
-        worker.join()
-        return out[0]
+        return in_thread(lambda: m(x).detach())[0]
 
     with pytest.raises(GradModeViolation) as info:
         run_loop(model, body, grad_mode="no_grad")
     v = info.value.violation
     assert v.kind == "graph_built" and "in thread 'worker'" in v.detail and (v.batch_idx, v.module) == (0, "0")
     # The evaluating thread is still starting the worker, or already waiting for it.
-    assert re.search(r"while .*in body: worker\.(start|join)\(\)", v.where or ""), v.where
+    assert re.search(r"while .*in in_thread: worker\.(start|join)\(\)", v.where or ""), v.where
 
 
 class Generator(nn.Module):
@@ -88,16 +83,12 @@ class Generator(nn.Module):
 
     def generate(self, x: torch.Tensor, fix: bool = False) -> list[torch.Tensor]:
         state = self.encoder(x)  # an inference tensor under inference_mode
-        out: list[torch.Tensor] = []
 
-        def decode() -> None:
+        def decode() -> torch.Tensor:
             with torch.inference_mode() if fix else contextlib.nullcontext():
-                out.append(self.decoder(state))  # the worker's line
+                return self.decoder(state)  # the worker's line
 
-        worker = threading.Thread(target=decode, name="generation")
-        worker.start()
-        worker.join()
-        return out  # empty when the thread died: the evaluating thread sees only a missing result
+        return in_thread(decode, name="generation")  # empty when it died: the step sees only a missing result
 
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
@@ -113,7 +104,7 @@ def test_a_worker_thread_killed_by_inference_mode_is_reported_with_its_thread_mo
     assert (v.kind, v.batch_idx, v.module) == ("graph_built", 0, "decoder.0")
     assert "thread 'generation' died in module 'decoder.0'" in v.detail and "Inference tensors" in v.detail
     assert "which the guard chose" not in v.detail and "that the guard chose" in v.detail
-    assert "out.append(self.decoder(state))  # the worker's line" in (v.where or "")
+    assert "return self.decoder(state)  # the worker's line" in (v.where or "")
     assert "torch.no_grad() or torch.inference_mode() in the worker thread" in v.hint and "allow_grad" in v.hint
     assert "grad_mode='no_grad'" in v.hint
 

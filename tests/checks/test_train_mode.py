@@ -4,7 +4,6 @@ train whatever the module flags say: functional dropout by every path, attention
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from torch.nn.functional import scaled_dot_product_attention as imported_sdpa
 
 from gradmode_plugin import GradModeGuard, GradModeViolation, evaluating
 from tests.helpers.lightning import ToyModule, make_loader
-from tests.helpers.models import TOKENS, Attend, Attention, AttentionNet, run_loop
+from tests.helpers.models import TOKENS, Attend, Attention, AttentionNet, in_thread, run_loop
 
 THIS_FILE = Path(__file__).name
 Dropout = Callable[[torch.Tensor, bool], torch.Tensor]
@@ -262,22 +261,17 @@ def test_functional_calls_that_train_in_a_worker_thread_are_caught(kind: str, bo
     model = InWorkerThread(body)
 
     def in_worker(m: nn.Module, i: int, x: torch.Tensor) -> torch.Tensor:
-        out: list[torch.Tensor] = []
-
-        def work() -> None:
+        def work() -> torch.Tensor:
             with torch.no_grad():  # the worker does not build graphs: only the training-mode call is wrong
-                out.append(m(x))
+                return m(x)
 
-        worker = threading.Thread(target=work, name="worker")
-        worker.start()
-        worker.join()
-        return out[0]
+        return in_thread(work)[0]
 
     with pytest.raises(GradModeViolation) as info:
         run_loop(model, in_worker, grad_mode="inference")
     v = info.value.violation
     assert (v.kind, v.batch_idx, v.module) == (kind, 0, "")
-    assert "lambda m, x:" in (v.where or "") and re.search(r"while .*worker\.(start|join)\(\)", v.where or "")
+    assert "lambda m, x:" in (v.where or "") and re.search(r"while .*worker\.(start|join)\(\)", v.where or ""), v.where
 
 
 def test_legit_sampling_in_predict_is_not_dropout(make_trainer: Any) -> None:

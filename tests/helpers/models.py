@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import torch
 from torch import nn
@@ -86,3 +87,16 @@ class AttentionNet(nn.Module):
 
 
 TOKENS = [torch.randn(2, 5, 8, generator=torch.Generator().manual_seed(i)) for i in range(3)]
+
+
+T = TypeVar("T")
+
+
+def in_thread(work: Callable[[], T], name: str = "worker") -> list[T]:
+    """``work()`` in a new thread (which starts with grad mode on), joined: ``[its result]``, or ``[]`` when the
+    thread died."""
+    out: list[T] = []
+    worker = threading.Thread(target=lambda: out.append(work()), name=name)
+    worker.start()
+    worker.join()
+    return out
