@@ -351,7 +351,45 @@ def _micro_one(name: str, number: int, repeat: int) -> dict[str, Any]:
         for key, fn in calls.items():
             res[key] = us(fn)
     res.update(_probe_cost(model, us, number < 1000))
+    res.update(_stage_cost(model, us, max(number // 100, 5)))
     return res
+
+
+def _stage_cost(model: nn.Module, us: Callable[..., float], number: int) -> dict[str, Any]:
+    """What a stage costs once, whatever its batches: entering and leaving a scope (recording the modes, starting the
+    checks, installing and removing the probes), of which setting ``nn.Module.__call__`` twice (CPython passes a
+    special method on to every subclass: the more ``nn.Module`` classes are imported, the more it costs), and the
+    operator audit of the first batch (an audited forward against a plain one)."""
+    from gradmode_plugin import evaluating
+    from gradmode_plugin.audit import OpAudit
+
+    x = torch.randn(1, 32) if isinstance(model, TinyMLP) else torch.randn(1, 3, 32, 32)
+    model.eval()
+
+    def stage() -> None:
+        with evaluating(model, grad_mode="inference"):
+            pass
+
+    def audited() -> None:
+        with OpAudit():
+            model(x)
+
+    call = nn.Module.__call__
+    subclasses, todo = set(), [nn.Module]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            if sub not in subclasses:
+                subclasses.add(sub)
+                todo.append(sub)
+    with torch.inference_mode():
+        plain = us(lambda: model(x), number)
+        audit = us(audited, number)
+    return {
+        "stage_enter_exit": us(stage, number),
+        "set_module_call_twice": 2 * us(lambda: setattr(nn.Module, "__call__", call), number),
+        "module_subclasses_imported": len(subclasses),
+        "forward_audited_extra": round(audit - plain, 3),
+    }
 
 
 def _in_step(args: argparse.Namespace, number: int, repeat: int) -> dict[str, float]:
