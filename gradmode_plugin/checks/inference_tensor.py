@@ -5,8 +5,9 @@ lazily, a lazy module's parameters) keeps, under ``torch.inference_mode()``, a t
 next training step that uses it fails with PyTorch's "Inference tensors cannot be saved for backward", far from the
 evaluation that stored it. At the end of each stage every module's parameters, buffers and tensor attributes are
 compared with what they held when the stage began; each inference tensor that is new there is named with its module
-and attribute. Tensors inside list and dict attributes are not looked at: that is where models keep caches for
-evaluation only (timm's LeViT keeps its attention biases in a dict keyed by device, cleared by ``train()``).
+and attribute. Not looked at: tensors inside list and dict attributes, where models keep caches for evaluation only
+(timm's LeViT keeps its attention biases in a dict keyed by device, cleared by ``train()``), and the states of
+metrics (torchmetrics), which reset them themselves.
 """
 
 from __future__ import annotations
@@ -31,14 +32,25 @@ HINT = (
 _STANDARD = frozenset(vars(nn.Module()))
 
 
+def _resettable_states(module: nn.Module) -> frozenset[str]:
+    """The tensors a module declares as state it resets itself (torchmetrics' ``Metric``: its ``_defaults``, put back
+    by ``reset()``): the module manages them, in evaluation as in training."""
+    defaults = vars(module).get("_defaults")
+    if isinstance(defaults, dict) and callable(getattr(type(module), "reset", None)):
+        return frozenset(defaults)
+    return frozenset()
+
+
 def _held_tensors(module: nn.Module) -> Iterator[tuple[str, torch.Tensor]]:
-    """``(attribute, tensor)`` for every tensor the module itself holds: parameters, buffers, tensor attributes."""
+    """``(attribute, tensor)`` for every tensor the module itself holds: parameters, buffers, tensor attributes (but
+    state it resets itself)."""
     for store in parameter_stores(module):
         for attr, value in store.items():
             if isinstance(value, torch.Tensor):
                 yield attr, value
+    skip = _STANDARD | _resettable_states(module)
     for attr, value in vars(module).items():
-        if attr not in _STANDARD and isinstance(value, torch.Tensor):
+        if attr not in skip and isinstance(value, torch.Tensor):
             yield attr, value
 
 

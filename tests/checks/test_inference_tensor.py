@@ -149,3 +149,26 @@ def test_validate_then_fit_is_reported_at_the_validation_that_stored_it(make_tra
     # What the guard warned of: the fit that follows fails far from its cause.
     with pytest.raises(RuntimeError, match="Inference tensors cannot be saved for backward"):
         make_trainer(num_sanity_val_steps=0).fit(model, make_loader())
+
+
+def test_metric_states_a_metric_resets_itself_are_not_reported(make_trainer: Any) -> None:
+    torchmetrics = pytest.importorskip("torchmetrics")
+
+    class WithMetrics(ToyModule):
+        def __init__(self) -> None:
+            super().__init__()
+            self.val_acc = torchmetrics.classification.BinaryAccuracy()
+            self.val_loss = torchmetrics.MeanMetric()
+
+        def validation_step(self, batch: Any, batch_idx: int) -> None:
+            x, y = batch
+            logits = self(x)
+            self.val_acc(logits.argmax(-1), y)
+            self.val_loss(nn.functional.cross_entropy(logits, y))
+            self.log_dict({"val/acc": self.val_acc, "val/loss": self.val_loss})
+
+    guard = GradModeGuard()
+    model = WithMetrics()
+    make_trainer(callbacks=[guard]).validate(model, make_loader())
+    assert guard.report.total == 0
+    assert any(t.is_inference() for t in vars(model.val_acc).values() if isinstance(t, torch.Tensor))
