@@ -56,7 +56,7 @@ class TrainMode(Check):
         cause = (
             f"switched by train() at {switched.split(' <- ')[0]}"
             if switched
-            else _why_still_training(self.scope.model, top, modes.modules)
+            else _why_still_training(self.scope.model, top, modes.modules, after)
         )
         detail = f"{len(names)} module(s) still in training mode after {after}: {_shown(names)}; {cause}"
         self.scope.found(self.kind, module=top, where=switched, detail=detail)
@@ -111,9 +111,10 @@ def _shown(names: list[str]) -> str:
     return ", ".join(n or "<root>" for n in names[:5]) + (" ..." if len(names) > 5 else "")
 
 
-def _why_still_training(model: nn.Module, name: str, modules: dict[str, nn.Module]) -> str:
+def _why_still_training(model: nn.Module, name: str, modules: dict[str, nn.Module], after: str) -> str:
     """The likely cause of a module left training by ``eval()``: the nearest ancestor whose class overrides
-    ``train()`` (it did not pass the mode on), or an eval hook that does not call ``eval()``."""
+    ``train()`` (it did not pass the mode on), or the stage's eval hook ``after`` (Lightning's ``on_*_model_eval``)
+    overridden without calling ``eval()``."""
     parts = name.split(".") if name else []
     for depth in range(len(parts) - 1, -1, -1):
         ancestor = ".".join(parts[:depth])
@@ -125,15 +126,11 @@ def _why_still_training(model: nn.Module, name: str, modules: dict[str, nn.Modul
                 f"{type(owner).__name__}.train() ({at or 'overridden'}) does not pass the mode on to "
                 f"'{name}'; call super().train(mode) in it, or child.train(mode) for every child"
             )
-    hooks = [
-        hook
-        for hook in ("on_validation_model_eval", "on_test_model_eval", "on_predict_model_eval")
-        if getattr(type(model), hook, None) is not None
-        and getattr(type(model), hook) is not getattr(_lightning_module_class(model), hook, None)
-    ]
-    if hooks:
-        at = code_location(getattr(type(model), hooks[0]))
-        return f"the model overrides {hooks[0]} ({at}): call self.eval() in it (and .train() only on what must train)"
+    # The hook that ran for this stage, when the model's class replaces Lightning's default (which calls eval()).
+    hook = getattr(type(model), after, None)
+    if hook is not None and hook is not getattr(_lightning_module_class(model), after, None):
+        at = code_location(hook)
+        return f"the model overrides {after} ({at}): call self.eval() in it (and .train() only on what must train)"
     return "nothing switched it back to eval mode"
 
 

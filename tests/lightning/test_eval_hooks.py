@@ -83,6 +83,25 @@ def test_a_module_the_models_eval_leaves_training_is_reported_not_switched(
     assert (v.kind, v.stage, v.batch_idx, v.module) == ("train_mode", "validation", None, module)
 
 
+class ForgetfulTestHook(HookWithEval):
+    """A correct validation hook beside a test hook that forgets to call ``eval()``."""
+
+    def on_test_model_eval(self) -> None:
+        self.net.eval()
+
+
+def test_the_cause_named_is_the_hook_of_the_stage_that_ran(make_trainer: Any) -> None:
+    guard = GradModeGuard(on_violation="record")
+    model = ForgetfulTestHook()
+    make_trainer(callbacks=[guard]).validate(model, make_loader(), verbose=False)
+    assert guard.report.total == 0, "the validation hook calls eval()"
+    with pytest.warns(UserWarning, match="violations during test"):
+        make_trainer(callbacks=[guard]).test(model, make_loader(), verbose=False)
+    after_hook = [v for v in guard.report.violations if v.batch_idx is None and v.stage == "test"]
+    assert after_hook and "still in training mode after on_test_model_eval" in after_hook[0].detail
+    assert "the model overrides on_test_model_eval (/" in after_hook[0].detail, after_hook[0].detail
+
+
 @pytest.mark.parametrize("model_class", [WithHead, HookWithEval])
 def test_the_default_hook_and_an_override_that_calls_eval_are_silent(
     model_class: type[WithHead], make_trainer: Any
