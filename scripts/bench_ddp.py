@@ -158,6 +158,10 @@ def measure(args: argparse.Namespace) -> None:
         "validate_guard_s": statistics.median(validate[True]),
     }
     args.rank_result.write_text(json.dumps(result))
+    # Leave the process group before the interpreter exits: gloo's threads torn down by the exit itself abort the
+    # process now and then ("terminate called without an active exception", exit -6) after a run that went well.
+    torch.distributed.barrier()
+    torch.distributed.destroy_process_group()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -114,7 +114,18 @@ def main() -> int:
     (args.out / f"rank{rank}.json").write_text(json.dumps(result, indent=2))
     if result["outcome"] == "ok" and trainer.is_global_zero:
         (args.out / "report.json").write_text(json.dumps(guard.report.to_dict(), indent=2))
+    _leave_process_group(ok=result["outcome"] == "ok")
     return 0 if result["outcome"] == "ok" else 1
+
+
+def _leave_process_group(ok: bool) -> None:
+    """Destroy the process group before the interpreter exits: gloo's threads torn down by the exit itself abort the
+    process now and then ("terminate called without an active exception", exit -6) after a run that went well."""
+    if not (torch.distributed.is_available() and torch.distributed.is_initialized()):
+        return
+    if ok:  # both ranks are done with the store rank 0 holds; after an error the peer may be gone
+        torch.distributed.barrier()
+    torch.distributed.destroy_process_group()
 
 
 if __name__ == "__main__":
