@@ -6,8 +6,10 @@ the checks (``gradmode_plugin.checks``) decide whether it is a violation.
 - :class:`SavedTensorProbe`: autograd saving a tensor for backward (a graph that costs memory) in the thread that
   runs the evaluation, through a ``saved_tensors_hooks`` pushed for the stage; free while nothing is saved.
 - :class:`ForwardProbe`: every call of the watched model's modules, in *any* thread (``nn.Module.__call__`` wrapped
-  while a stage runs): outputs that carry a ``grad_fn``, normalisation layers running in training mode, and calls
-  that fail in another thread because of inference mode.
+  while a stage runs alongside other threads): outputs that carry a ``grad_fn``, normalisation layers running in
+  training mode, and calls that fail in another thread because of inference mode. A stage with no other thread
+  installs it only when one starts (:data:`THREAD_STARTS`): in the evaluating thread the saved-tensor probe and the
+  functional wrappers see what it would.
 - :data:`TRAINING_CALLS`: the functions that train whatever the module flags say, wrapped while a stage runs anywhere
   in the process: the dropout kernels (``torch.dropout``, ``torch.feature_dropout``, ``torch.alpha_dropout``,
   ``torch.feature_alpha_dropout`` and their in-place forms, on ``torch`` and on ``torch._VF``, through which every
@@ -18,6 +20,8 @@ the checks (``gradmode_plugin.checks``) decide whether it is a violation.
   further up that thread's stack.
 - :data:`TRAIN_CALLS`: ``nn.Module.train`` wrapped while a stage runs, so a switch to training mode can be
   blamed on the line that made it.
+- :data:`THREAD_STARTS`: ``threading.Thread.start`` wrapped while a stage without a module-call probe runs, so the
+  probe is in place before a new thread can run the model.
 
 The operator audit of each stage's first batch (paths none of these sees) is :mod:`gradmode_plugin.audit`.
 """
@@ -111,7 +115,8 @@ def first_tensor_with_grad_fn(output: Any) -> torch.Tensor | None:
 
 
 class ForwardProbe:
-    """Every call of the modules in ``names`` (``id -> name``), in any thread, while the stage runs.
+    """Every call of the modules in ``names`` (``id -> name``), in any thread, while the stage runs alongside other
+    threads.
 
     ``on_grad_output(name, tensor)`` hears of outputs with a ``grad_fn`` made outside ``allow_grad``;
     ``on_norm_train(name, module)`` of a module in ``norms`` (ids) running in training mode; ``on_error(name,
@@ -120,6 +125,12 @@ class ForwardProbe:
     the calls made in training mode or with grad mode on, and failed ones: in the evaluating thread a module call
     costs one attribute read and one grad-mode check more. Nothing is stored on the modules: a copy or a pickle of
     the model carries nothing.
+
+    Entered with no other thread alive, it waits: wrapping ``nn.Module.__call__`` slows every module call of the
+    stage (about 10 % of a tiny model's evaluation), and in the evaluating thread the saved-tensor probe sees graphs
+    and ``F.batch_norm``'s wrapper sees normalisation layers in training mode. The first thread started during the
+    stage (``threading.Thread``, which thread pools use) installs it before the thread runs. :attr:`active` says
+    whether it is installed.
     """
 
     def __init__(self, names: dict[int, str]) -> None:
@@ -129,7 +140,14 @@ class ForwardProbe:
         self.on_norm_train: Callable[[str, nn.Module], None] | None = None
         self.on_error: Callable[[str, RuntimeError], None] | None = None
         self._listening: contextlib.ExitStack | None = None
+        self._waiting: contextlib.ExitStack | None = None
+        self._lock = threading.Lock()
         self._last_error = threading.local()
+
+    @property
+    def active(self) -> bool:
+        """Whether the module calls are being watched (another thread was alive or has started)."""
+        return self._listening is not None
 
     def _make_listener(self) -> Callable[[nn.Module, Any], None]:
         names, norms = self.names, self.norms
@@ -158,16 +176,31 @@ class ForwardProbe:
         self.on_error(name, error)
 
     def __enter__(self) -> ForwardProbe:
+        with self._lock:
+            if threading.active_count() > 1:
+                self._listen()
+            else:
+                self._waiting = contextlib.ExitStack()
+                self._waiting.enter_context(THREAD_STARTS.listening(self._thread_starts))
+        return self
+
+    def _listen(self) -> None:
         self._listening = contextlib.ExitStack()
         self._listening.enter_context(MODULE_CALLS.listening(self._make_listener(), self._failed))
-        return self
+
+    def _thread_starts(self) -> None:
+        with self._lock:
+            if self._waiting is not None and self._listening is None:
+                self._listen()
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        if self._listening is not None:
-            self._listening.close()
-            self._listening = None
+        with self._lock:
+            for stack in (self._listening, self._waiting):
+                if stack is not None:
+                    stack.close()
+            self._listening = self._waiting = None
 
 
 # -- process-wide patches ----------------------------------------------------------------------------------------
@@ -394,11 +427,12 @@ TRAINING_CALLS = _Patches("training calls", _training_targets)
 
 
 class _Listened:
-    """A method of ``nn.Module`` wrapped while at least one listener listens (:meth:`listening`)."""
+    """A method of a class (``nn.Module`` unless ``owner`` says) wrapped while at least one listener listens
+    (:meth:`listening`)."""
 
-    def __init__(self, attr: str) -> None:
+    def __init__(self, attr: str, owner: type = nn.Module) -> None:
         self._listeners: list[Callable[..., None]] = []
-        self.patches = _Patches(f"torch.nn.Module.{attr}", lambda: [(nn.Module, attr, self._wrap)])
+        self.patches = _Patches(f"{owner.__module__}.{owner.__qualname__}.{attr}", lambda: [(owner, attr, self._wrap)])
 
     def _wrap(self, original: Callable[..., Any]) -> Callable[..., Any]:
         raise NotImplementedError
@@ -445,6 +479,29 @@ class _TrainCalls(_Listened):
 
 #: Switches to training mode during a stage, with the line that made them.
 TRAIN_CALLS = _TrainCalls()
+
+
+class _ThreadStarts(_Listened):
+    """``threading.Thread.start`` wrapped while a listener waits for another thread: each listener is called, in the
+    starting thread, before the new thread runs."""
+
+    def __init__(self) -> None:
+        super().__init__("start", threading.Thread)
+
+    def _wrap(self, original: Callable[[threading.Thread], None]) -> Callable[[threading.Thread], None]:
+        listeners = self._listeners
+
+        @functools.wraps(original)
+        def start(thread: threading.Thread) -> None:
+            for listener in list(listeners):
+                listener()
+            original(thread)
+
+        return start
+
+
+#: Threads started during a stage that runs without a module-call probe (:class:`ForwardProbe` waits for one).
+THREAD_STARTS = _ThreadStarts()
 
 
 class _ModuleCalls(_Listened):

@@ -456,8 +456,8 @@ def _enter_exit(ctx: Any) -> None:
 
 def _probe_cost(model: nn.Module, us: Callable[..., float], quick: bool) -> dict[str, float]:
     """One forward (inference mode) bare, with the module-call probe (``nn.Module.__call__`` wrapped, as during a
-    stage), and with the ``torch.nn.functional`` wrappers too, alternating."""
-    from gradmode_plugin.probes import TRAINING_CALLS, ForwardProbe
+    stage alongside other threads), and with the ``torch.nn.functional`` wrappers too, alternating."""
+    from gradmode_plugin.probes import MODULE_CALLS, TRAINING_CALLS
 
     small = isinstance(model, TinyMLP)
     x = torch.randn(1, 32) if small else torch.randn(1, 3, 32, 32)
@@ -468,7 +468,7 @@ def _probe_cost(model: nn.Module, us: Callable[..., float], quick: bool) -> dict
     with torch.inference_mode():
         for _ in range(2 if quick else 3):
             plain.append(us(lambda: model(x), n))
-            with ForwardProbe(names):
+            with MODULE_CALLS.listening(lambda module, output: None, lambda module, error: None):
                 probed.append(us(lambda: model(x), n))
                 with TRAINING_CALLS.active():
                     wrapped.append(us(lambda: model(x), n))

@@ -4,7 +4,10 @@ knows) and the saved-tensor probe (it sees every tensor autograd saves and keeps
 from __future__ import annotations
 
 import gc
+import json
+import sys
 import weakref
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +18,7 @@ from gradmode_plugin import evaluating
 from gradmode_plugin._torch_internals import is_torchs_call
 from gradmode_plugin.probes import MODULE_CALLS
 from tests.helpers.models import BATCHES
+from tests.helpers.process import run_process, this_checkout
 
 
 def _no_failure(module: nn.Module, error: RuntimeError) -> None:
@@ -89,3 +93,47 @@ def test_a_recorded_graph_is_freed_with_its_batch() -> None:
     assert summary.counts["graph_built"] == len(BATCHES) and summary.saved_bytes > 0, "nothing was recorded"
     alive = [i for i, ref in enumerate(outputs) if ref() is not None]
     assert not alive, f"the graphs of batches {alive} outlived their batch"
+
+
+# A fresh process, so that no thread left by another test is alive: the stage starts with the evaluating thread alone.
+_SINGLE_THREADED_STAGE = """
+import json, threading
+import torch
+from torch import nn
+from gradmode_plugin import evaluating
+
+torchs_call, torchs_start = nn.Module.__call__, threading.Thread.start
+model = nn.Sequential(nn.Linear(4, 4), nn.BatchNorm1d(4))
+seen = {"threads_before": threading.active_count()}
+with evaluating(model, grad_mode="no_grad", on_violation="record") as scope:
+    with scope.batch(0):
+        seen["call_untouched_alone"] = nn.Module.__call__ is torchs_call
+        model[1].train()  # a normalisation layer left training, in the evaluating thread: no module-call probe
+        model(torch.randn(3, 4))
+        model[1].eval()
+    with scope.batch(1):
+        def work():
+            model(torch.randn(3, 4))  # grad mode is on in a new thread: a graph, seen only by the module-call probe
+        thread = threading.Thread(target=work, name="worker")
+        thread.start()
+        thread.join()
+        seen["call_wrapped_once_a_thread_started"] = nn.Module.__call__ is not torchs_call
+seen["restored"] = nn.Module.__call__ is torchs_call and threading.Thread.start is torchs_start
+seen["found"] = [[v.kind, v.batch_idx, v.module, v.detail] for v in scope.report.violations]
+print(json.dumps(seen))
+"""
+
+
+def test_a_stage_alone_in_its_process_wraps_module_calls_only_once_another_thread_starts(tmp_path: Path) -> None:
+    """Wrapping ``nn.Module.__call__`` slows every module call: a stage with no other thread waits for one to start.
+    What the module-call probe would see in the evaluating thread is still seen, and a thread started mid-stage is
+    watched before it runs."""
+    proc = run_process([sys.executable, "-c", _SINGLE_THREADED_STAGE], cwd=tmp_path, env=this_checkout())
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    seen = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert seen["threads_before"] == 1
+    assert seen["call_untouched_alone"] and seen["call_wrapped_once_a_thread_started"] and seen["restored"]
+    kinds = {(kind, batch, module) for kind, batch, module, _ in seen["found"]}
+    assert ("running_stats_updated", 0, "1") in kinds
+    graphs = [detail for kind, batch, _, detail in seen["found"] if kind == "graph_built" and batch == 1]
+    assert graphs and "in thread 'worker'" in graphs[0]

@@ -2,9 +2,10 @@
 
 Two probes: the saved-tensor hook of the evaluating thread (a graph that costs memory, with the bytes it keeps)
 and the module calls of the watched model (``probes.ForwardProbe``: outputs with a ``grad_fn``, whichever thread
-ran the module). A worker thread that runs the model with grad mode on (threads start with it on) builds graphs
-under ``no_grad``; under inference mode it fails inside PyTorch instead ("Inference tensors cannot be saved for
-backward") and dies where the evaluating thread may never hear of it: that failure is reported here too.
+ran the module; installed while another thread is alive or once one starts). A worker thread that runs the model
+with grad mode on (threads start with it on) builds graphs under ``no_grad``; under inference mode it fails inside
+PyTorch instead ("Inference tensors cannot be saved for backward") and dies where the evaluating thread may never
+hear of it: that failure is reported here too.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """``running_stats_updated``: a normalisation layer's running statistics were updated during evaluation.
 
 Seen when it happens, not after: a ``BatchNorm``/``InstanceNorm``-style module (``track_running_stats=True``)
-running in training mode (the forward probe, any thread), and ``F.batch_norm(..., training=True)`` or
-``F.instance_norm(..., use_input_stats=True)`` given running statistics (functional layers that hold their
-statistics as plain tensors or parameters), in the evaluating thread or inside the model in another one, or a
-batch-norm kernel reached another way (the operator audit of each stage's first batch). A copy into the statistics
-(``load_state_dict``, an EMA swap) is not a forward pass and is not reported.
+running in training mode (the forward probe in any thread when it is installed, else its call of ``F.batch_norm``),
+and ``F.batch_norm(..., training=True)`` or ``F.instance_norm(..., use_input_stats=True)`` given running statistics
+(functional layers that hold their statistics as plain tensors or parameters), in the evaluating thread or inside
+the model in another one, or a batch-norm kernel reached another way (the operator audit of each stage's first
+batch). A copy into the statistics (``load_state_dict``, an EMA swap) is not a forward pass and is not reported.
 """
 
 from __future__ import annotations
@@ -42,11 +42,13 @@ class RunningStats(Check):
 
     def _functional(self, call: str, hint: str | None) -> None:
         caller = self.scope.calling_module()
-        # A normalisation module in training mode is the forward probe's finding: here functional layers and calls
-        # that update statistics inside a module in eval mode.
         if caller is not None and self.scope.modes.is_covered(caller[0]):
             return
+        # A normalisation module in training mode is the forward probe's finding where it is installed (a stage with
+        # other threads); without it, the module's call of F.batch_norm is the one sign, reported the same way.
         if caller is not None and caller[1].training and isinstance(caller[1], NormBase):
+            if not self.scope.forward.active and caller[1].track_running_stats:
+                self._norm_forward(*caller)
             return
         if not self.scope.wants(self.kind):
             return
