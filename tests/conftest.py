@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ _TORCH = {name: getattr(torch, name) for name in dir(torch) if "dropout" in name
 _VF_OWN = set(vars(torch._VF))
 _TRAIN = nn.Module.train
 _CALL = nn.Module.__call__
+_THREAD_START = threading.Thread.start
 
 
 @pytest.fixture
@@ -50,7 +52,7 @@ def venv_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _nothing_left_behind() -> Iterator[None]:
     """Every test must leave grad mode, inference mode, the saved-tensor hook stack, the dispatch-mode stack, torch's
     global module hooks, ``torch.nn.functional``, ``torch``'s and ``torch._VF``'s dropout kernels,
-    ``nn.Module.train``/``__call__`` and the registry of running scopes as it found them."""
+    ``nn.Module.train``/``__call__``, ``threading.Thread.start`` and the registry of running scopes as it found them."""
     forward_hooks = dict(torch.nn.modules.module._global_forward_hooks)
     yield
     assert torch.is_grad_enabled(), "a test left grad mode disabled"
@@ -65,3 +67,4 @@ def _nothing_left_behind() -> Iterator[None]:
     assert not live_scopes, "a scope was left registered as running"
     assert nn.Module.train is _TRAIN, "nn.Module.train left replaced"
     assert nn.Module.__call__ is _CALL, "nn.Module.__call__ left replaced"
+    assert threading.Thread.start is _THREAD_START, "threading.Thread.start left replaced"
