@@ -18,8 +18,7 @@ class CudaPeak:
     """
 
     def __init__(self, model: nn.Module) -> None:
-        device = next((p.device for p in model.parameters()), None)
-        self._device = device if device is not None and device.type == "cuda" else None
+        self._model = model
         self.peak: int | None = None
 
     def __enter__(self) -> CudaPeak:
@@ -28,5 +27,9 @@ class CudaPeak:
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        if self._device is not None:
-            self.peak = torch.cuda.max_memory_allocated(self._device)
+        # Without CUDA initialised nothing was allocated there: a CPU run looks at no parameter.
+        if not torch.cuda.is_initialized():
+            return
+        device = next((p.device for p in self._model.parameters()), None)
+        if device is not None and device.type == "cuda":
+            self.peak = torch.cuda.max_memory_allocated(device)

@@ -218,6 +218,7 @@ class _Patches:
     def __init__(self, name: str, targets: Callable[[], list[tuple[object, str, Callable[..., Any]]]]) -> None:
         self._name = name
         self._targets = targets
+        self._target_list: list[tuple[object, str, Callable[..., Any]]] | None = None  # read at the first install
         self._lock = threading.Lock()
         self._users = 0
         self._installed: list[tuple[object, str, Any, Any, Any]] = []
@@ -240,9 +241,11 @@ class _Patches:
                     self._uninstall()
 
     def _install(self) -> None:
-        for owner, attr, make in self._targets():
+        if self._target_list is None:
+            self._target_list = self._targets()
+        for owner, attr, make in self._target_list:
             own = vars(owner).get(attr, _MISSING) if hasattr(owner, "__dict__") else _MISSING
-            original = getattr(owner, attr)
+            original = getattr(owner, attr) if own is _MISSING else own
             made = self._made.get((id(owner), attr))
             if made is None or made[0] is not original:
                 made = self._made[(id(owner), attr)] = (original, make(original))

@@ -10,7 +10,7 @@ import sys
 import threading
 from collections.abc import Callable
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 import torch
 from torch import nn
@@ -39,6 +39,7 @@ from gradmode_plugin.report import Report
 from gradmode_plugin.violations import GradModeContextError, GradModeViolation, Violation
 
 log = logging.getLogger("gradmode_plugin")
+_T = TypeVar("_T")
 
 
 class EvaluationScope:
@@ -111,6 +112,8 @@ class EvaluationScope:
         self.dataloader_idx = None
         self.thread_id = threading.get_ident()
         self.steps = StepLocator(self.thread_id)
+        # A framework's step runs inside run_step: the user's step is the outermost user frame within it.
+        self.steps.marker_code = _RUN_STEP
         self._seen: set[tuple[str, int | None, int | None]] = set()
         self._pending: Violation | None = None
         self._run_counts = dict.fromkeys(KINDS, 0)
@@ -219,10 +222,11 @@ class EvaluationScope:
         self.steps.step_code = sys._getframe(1).f_code
         return self._batch_context
 
-    def run_step(self, step: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], what: str) -> Any:
-        """Run a framework's step for the batch announced with :meth:`begin_batch`: in the guard's context, its
-        output checked (``what`` names it; :attr:`step_where` is the step's line), the batch checked when it returns.
-        :meth:`batch` for a framework, in one call: it runs at every batch."""
+    def run_step(self, step: Callable[..., _T], what: str, /, *args: Any, **kwargs: Any) -> _T:
+        """Run a framework's step ``step(*args, **kwargs)`` for the batch announced with :meth:`begin_batch`: in the
+        guard's context, its output checked (``what`` names it; :attr:`step_where` is the step's line), the batch
+        checked when it returns. :meth:`batch` for a framework, installed as ``functools.partial(scope.run_step,
+        step, what)``: the framework's call then enters one frame of the guard's, at every batch."""
         self._batch_start()
         try:
             output = step(*args, **kwargs)
@@ -235,18 +239,24 @@ class EvaluationScope:
         self._batch_end(None)
         return output
 
-    def begin_batch(self, batch_idx: int, dataloader_idx: int | None = None) -> None:
-        """A framework's batch begins: what is found from now on (its hooks included) belongs to it."""
+    def begin_batch(self, then: Callable[..., _T], batch: Any, batch_idx: int, dataloader_idx: int | None = None) -> _T:
+        """A framework's batch begins: what is found from now on (its hooks included) belongs to it. Returns
+        ``then(batch, batch_idx, dataloader_idx)``, the framework's own call made at that point (Lightning's
+        ``_build_kwargs``); installed in its place as ``functools.partial(scope.begin_batch, then)``."""
         self.batch_idx = batch_idx
         self.dataloader_idx = dataloader_idx
+        return then(batch, batch_idx, dataloader_idx)
 
-    def end_batch(self) -> None:
-        """A framework's batch ended, its hooks included: check grad mode, raise what is pending."""
+    def end_batch(self, then: Callable[[], _T]) -> _T:
+        """A framework's batch ends with ``then()``, its last call (after the batch's hooks): check grad mode, raise
+        what is pending. Installed in the place of ``then`` as ``functools.partial(scope.end_batch, then)``."""
+        result = then()
         if self._grad_check is not None and torch.is_grad_enabled():
             self._grad_check.boundary("after the batch's hooks")
         if self._pending is not None:
             self.raise_pending()
         self.batch_idx = self.dataloader_idx = None
+        return result
 
     def boundary(self, when: str) -> None:
         """A framework's stage boundary (e.g. "at the end of the stage"): check grad mode, raise what is pending."""
@@ -413,6 +423,8 @@ class EvaluationScope:
 
 
 _ORDER = {kind: i for i, kind in enumerate(KINDS)}
+#: The code of the frame that calls a framework's step (see StepLocator.marker_code).
+_RUN_STEP = EvaluationScope.run_step.__code__
 
 
 def _resolve_on_entry(grad_mode: str, model: nn.Module) -> GradContextChoice:

@@ -26,7 +26,7 @@ class OnCuda(nn.Linear):
 
 @pytest.fixture
 def cuda_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every call of PyTorch's peak-memory functions, by name; the peak reads :data:`PEAK`."""
+    """Every call of PyTorch's peak-memory functions, by name; the peak reads :data:`PEAK`, CUDA is initialised."""
     calls: list[str] = []
 
     def peak(device: Any = None) -> int:
@@ -34,6 +34,7 @@ def cuda_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return PEAK
 
     monkeypatch.setattr(torch.cuda, "max_memory_allocated", peak)
+    monkeypatch.setattr(torch.cuda, "is_initialized", lambda: True)
     for name in ("reset_peak_memory_stats", "reset_max_memory_allocated", "reset_accumulated_memory_stats"):
         monkeypatch.setattr(torch.cuda, name, lambda device=None, name=name: calls.append(name))
     return calls

@@ -12,8 +12,6 @@ metrics (torchmetrics), which reset them themselves.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import torch
 from torch import nn
 from torch.nn.parameter import is_lazy
@@ -41,26 +39,25 @@ def _resettable_states(module: nn.Module) -> frozenset[str]:
     return frozenset()
 
 
-def _held_tensors(module: nn.Module) -> Iterator[tuple[str, torch.Tensor]]:
-    """``(attribute, tensor)`` for every tensor the module itself holds: parameters, buffers, tensor attributes (but
-    state it resets itself)."""
-    for store in parameter_stores(module):
-        for attr, value in store.items():
-            if isinstance(value, torch.Tensor):
-                yield attr, value
-    skip = _STANDARD | _resettable_states(module)
-    for attr, value in vars(module).items():
-        if attr not in skip and isinstance(value, torch.Tensor):
-            yield attr, value
-
-
 def _inference_tensors(modules: tuple[tuple[str, nn.Module], ...]) -> dict[tuple[str, str], torch.Tensor]:
-    return {
-        (name, attr): tensor
-        for name, module in modules
-        for attr, tensor in _held_tensors(module)
-        if not is_lazy(tensor) and tensor.is_inference()
-    }
+    """``(module name, attribute) -> tensor`` for every inference tensor the modules hold themselves: parameters,
+    buffers, tensor attributes (but state a module resets itself). Runs twice a stage over every module."""
+    found: dict[tuple[str, str], torch.Tensor] = {}
+    for name, module in modules:
+        for store in parameter_stores(module):
+            for attr, value in store.items():
+                if isinstance(value, torch.Tensor) and not is_lazy(value) and value.is_inference():
+                    found[name, attr] = value
+        own = vars(module)
+        extra = own.keys() - _STANDARD  # most modules hold a few plain values here (sizes, flags), rarely a tensor
+        held = [a for a in extra if isinstance(own[a], torch.Tensor)]
+        if held:
+            resettable = _resettable_states(module)
+            for attr in sorted(held, key=list(own).index):
+                value = own[attr]
+                if attr not in resettable and not is_lazy(value) and value.is_inference():
+                    found[name, attr] = value
+    return found
 
 
 class InferenceTensorStored(Check):

@@ -211,35 +211,17 @@ def wrapped_run(
 
 
 class StageHooks(Protocol):
-    """What the guard hears of one stage, from the touchpoints of :func:`stage_touchpoints`."""
+    """What the guard hears of one stage, from the touchpoints of :func:`stage_touchpoints`. Each is installed as a
+    ``functools.partial`` over the call it takes the place of, so Lightning's call enters one frame of the guard's."""
 
-    def batch_begins(self, batch_idx: int, dataloader_idx: int | None) -> None:
-        """A batch begins, before any ``on_*_batch_start`` hook."""
+    def batch_begins(self, then: Callable[..., Any], batch: Any, batch_idx: int, dataloader_idx: int | None) -> Any:
+        """A batch begins, before any ``on_*_batch_start`` hook; returns ``then(batch, batch_idx, dataloader_idx)``."""
 
-    def batch_completed(self) -> None:
-        """A batch ended, after every ``on_*_batch_end`` hook."""
+    def batch_completed(self, then: Callable[[], Any]) -> Any:
+        """A batch ends with ``then()``, after every ``on_*_batch_end`` hook."""
 
-    def run_step(self, step: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], what: str) -> Any:
+    def run_step(self, step: Callable[..., Any], what: str, /, *args: Any, **kwargs: Any) -> Any:
         """Run the batch's step (``what`` names its output, e.g. "validation_step output") and return its output."""
-
-
-class _GuardedStep:
-    """The strategy's step method for one stage: the guard runs it. Its frame marks where the user's step begins in
-    a stack (see :data:`STEP_MARKER`)."""
-
-    __slots__ = ("run", "step", "what")
-
-    def __init__(self, step: Callable[..., Any], hooks: StageHooks, name: str) -> None:
-        self.step = step
-        self.run = hooks.run_step
-        self.what = f"{name} output"
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.run(self.step, args, kwargs, self.what)
-
-
-#: The code of the frame that calls the strategy's step: the user's step is the outermost user frame inside it.
-STEP_MARKER = _GuardedStep.__call__.__code__
 
 
 #: The LightningModule hook that puts the model in eval mode for each stage (loops/evaluation_loop.py
@@ -267,28 +249,17 @@ def stage_touchpoints(
     with contextlib.ExitStack() as stack:
         # loops/evaluation_loop.py _evaluation_step and loops/prediction_loop.py _predict_step build the hooks'
         # arguments from the batch index before any on_*_batch_start hook runs.
-        build_kwargs, batch_begins = loop._build_kwargs, hooks.batch_begins
-
-        def batch_kwargs(batch: Any, batch_idx: int, dataloader_idx: int | None) -> Any:
-            batch_begins(batch_idx, dataloader_idx)
-            return build_kwargs(batch, batch_idx, dataloader_idx)
-
-        stack.enter_context(replaced(loop, "_build_kwargs", batch_kwargs))
+        stack.enter_context(replaced(loop, "_build_kwargs", functools.partial(hooks.batch_begins, loop._build_kwargs)))
 
         # loops/progress.py _Progress.increment_completed: the last call of a batch, after its on_*_batch_end hooks.
         progress = loop.batch_progress
-        increment_completed, batch_completed = progress.increment_completed, hooks.batch_completed
-
-        def completed() -> None:
-            increment_completed()
-            batch_completed()
-
+        completed = functools.partial(hooks.batch_completed, progress.increment_completed)
         stack.enter_context(replaced(progress, "increment_completed", completed))
 
         # strategies/strategy.py validation_step/test_step/predict_step, called through trainer/call.py
         # _call_strategy_hook; they call the LightningModule's step (directly or through the wrapped model).
         name = _STEP_NAMES[stage]
-        step = _GuardedStep(getattr(trainer.strategy, name), hooks, name)
+        step = functools.partial(hooks.run_step, getattr(trainer.strategy, name), f"{name} output")
         stack.enter_context(replaced(trainer.strategy, name, step))
 
         # loops/utilities.py _no_grad_context reads loop.inference_mode when run() starts.

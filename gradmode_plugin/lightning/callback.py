@@ -195,7 +195,6 @@ class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
                 explicit = None if self.grad_mode == "auto" else scope.mode == "inference"
                 with contextlib.ExitStack() as stack:
                     stack.enter_context(scope)
-                    scope.steps.marker_code = internals.STEP_MARKER
                     hooks = _Hooks(scope, internals.user_step(trainer, stage))
                     stack.enter_context(internals.stage_touchpoints(trainer, loop, stage, hooks, explicit))
                     self._scope = scope
