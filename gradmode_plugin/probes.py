@@ -215,10 +215,10 @@ class _Patches:
     thread it is a pass-through. If someone else replaced the attribute meanwhile, theirs is left in place.
     """
 
-    def __init__(self, name: str, targets: Callable[[], list[tuple[object, str, Callable[..., Any]]]]) -> None:
+    def __init__(self, name: str, targets: list[tuple[object, str, Callable[..., Any]]]) -> None:
         self._name = name
+        #: ``(owner, attribute, make)``: ``make(original)`` builds the wrapper.
         self._targets = targets
-        self._target_list: list[tuple[object, str, Callable[..., Any]]] | None = None  # read at the first install
         self._lock = threading.Lock()
         self._users = 0
         self._installed: list[tuple[object, str, Any, Any, Any]] = []
@@ -241,9 +241,7 @@ class _Patches:
                     self._uninstall()
 
     def _install(self) -> None:
-        if self._target_list is None:
-            self._target_list = self._targets()
-        for owner, attr, make in self._target_list:
+        for owner, attr, make in self._targets:
             own = vars(owner).get(attr, _MISSING) if hasattr(owner, "__dict__") else _MISSING
             original = getattr(owner, attr) if own is _MISSING else own
             made = self._made.get((id(owner), attr))
@@ -426,7 +424,7 @@ def _training_targets() -> list[tuple[object, str, Callable[..., Any]]]:
 
 
 #: Calls that train whatever the module flags say, reported to the calling thread's scope (see :func:`route`).
-TRAINING_CALLS = _Patches("training calls", _training_targets)
+TRAINING_CALLS = _Patches("training calls", _training_targets())
 
 
 class _Listened:
@@ -435,7 +433,7 @@ class _Listened:
 
     def __init__(self, attr: str, owner: type = nn.Module) -> None:
         self._listeners: list[Callable[..., None]] = []
-        self.patches = _Patches(f"{owner.__module__}.{owner.__qualname__}.{attr}", lambda: [(owner, attr, self._wrap)])
+        self.patches = _Patches(f"{owner.__module__}.{owner.__qualname__}.{attr}", [(owner, attr, self._wrap)])
 
     def _wrap(self, original: Callable[..., Any]) -> Callable[..., Any]:
         raise NotImplementedError
