@@ -99,7 +99,7 @@ class TrainMode(Check):
     def batch_end(self) -> None:
         if self._any_training():  # read here first: it runs at every batch, and almost always finds nothing
             self._check_flags()
-        else:
+        elif self._last_found:
             self._last_found = []
 
     def stage_end(self) -> None:
