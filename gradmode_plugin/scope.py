@@ -70,7 +70,7 @@ class EvaluationScope:
     __slots__ = (
         "_audited",
         "_batch_context",
-        "_batch_end_checks",
+        "_batch_end_calls",
         "_batch_start_checks",
         "_batches",
         "_by_kind",
@@ -190,7 +190,9 @@ class EvaluationScope:
                 stack.callback(check.stop)
                 check.start()
             self._by_kind: dict[str, Check] = {check.kind: check for check in self._checks}
-            self._batch_end_checks = [c for c in self._checks if type(c).batch_end is not Check.batch_end]
+            self._batch_end_calls = [
+                (c.batch_end_when(), c.batch_end) for c in self._checks if type(c).batch_end is not Check.batch_end
+            ]
             self._batch_start_checks = [c for c in self._checks if type(c).batch_start is not Check.batch_start]
             # Looked up once: they run at every batch.
             grad_check = self._by_kind.get("grad_enabled")
@@ -228,6 +230,11 @@ class EvaluationScope:
         self.modes.train_allowed_modules()
         for check in self._checks:
             check.modes_ready(after)
+
+    @property
+    def batches_begun(self) -> int:
+        """How many batches of the stage run began so far (the current one included)."""
+        return self._batches
 
     @property
     def started(self) -> bool:
@@ -341,8 +348,9 @@ class EvaluationScope:
             if explanation is not None:
                 raise GradModeContextError(explanation) from exc
             return
-        for check in self._batch_end_checks:
-            check.batch_end()
+        for when, batch_end in self._batch_end_calls:
+            if when is None or when():
+                batch_end()
         if self._pending is not None:
             self.raise_pending()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
@@ -13,8 +14,9 @@ class Check:
 
     The scope calls, in this order: ``start()`` once after the model's modes are recorded and before the probes
     are installed (subscribe to them here), ``modes_ready()`` once the model's own eval hook has run and the
-    ``allow_train`` modules were put in training mode, ``batch_start()``/``batch_end()`` around every batch,
-    ``stage_end()`` once at the end of a stage that did not fail, and ``stop()`` always, last.
+    ``allow_train`` modules were put in training mode, ``batch_start()``/``batch_end()`` around every batch
+    (``batch_end()`` when the read ``batch_end_when()`` gives is true), ``stage_end()`` once at the end of a stage
+    that did not fail, and ``stop()`` always, last.
     """
 
     #: The kind this check reports (the registry entry's name).
@@ -38,7 +40,13 @@ class Check:
         """A batch begins (its step is about to run)."""
 
     def batch_end(self) -> None:
-        """A batch's step returned normally."""
+        """A batch's step returned normally (and :meth:`batch_end_when` said so)."""
+
+    def batch_end_when(self) -> Callable[[], object] | None:
+        """A cheap read the scope makes at the end of every batch, :meth:`batch_end` called only when it is true
+        (None: at every batch). A check that almost always finds nothing returns the read its finding starts from,
+        a C function where there is one: the scope then spends no frame of the check's at a clean batch."""
+        return None
 
     def stage_end(self) -> None:
         """The stage ends without an exception."""

@@ -8,6 +8,8 @@ under ``raise``, raised at once).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import torch
 
 from gradmode_plugin._state import allowed_reason
@@ -28,7 +30,8 @@ class GradEnabled(Check):
     kind = "grad_enabled"
 
     def start(self) -> None:
-        self._on_at_last_batch_end = False
+        #: The batch (its count) at whose end grad mode was last found on and reported.
+        self._on_at_batch_end: int | None = None
 
     def boundary(self, when: str) -> bool:
         """Report grad mode found enabled ``when`` (e.g. "at the start of the batch"); True when it was."""
@@ -42,12 +45,16 @@ class GradEnabled(Check):
             self.scope.found(self.kind, where=self.scope.where(), detail=f"grad mode was enabled {when}")
         return True
 
-    # The scope reads grad mode at the start of each batch and calls boundary() when it is on; the end of a batch is
-    # read here first: it runs at every batch, and grad mode is off at almost all of them.
+    # The scope reads grad mode at the start of each batch and calls boundary() when it is on; at the end of a
+    # batch it reads it through batch_end_when (a C call), and calls batch_end only when it is on.
+    def batch_end_when(self) -> Callable[[], bool]:
+        return torch.is_grad_enabled
+
     def batch_end(self) -> None:
-        self._on_at_last_batch_end = torch.is_grad_enabled() and self.boundary("at the end of the batch")
+        if self.boundary("at the end of the batch"):
+            self._on_at_batch_end = self.scope.batches_begun
 
     def stage_end(self) -> None:
         # Still on since the last batch reported it: the same finding.
-        if self.scope.final_checks and not self._on_at_last_batch_end:
+        if self.scope.final_checks and self._on_at_batch_end != self.scope.batches_begun:
             self.boundary("at the end of the scope")

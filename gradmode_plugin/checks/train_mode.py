@@ -34,8 +34,10 @@ class TrainMode(Check):
 
     def start(self) -> None:
         self._switched: dict[int, str | None] = {}
-        self._last_found: list[str] = []
-        self._any_training = self.scope.modes.any_training
+        #: What the last read of the flags at a batch's end (or after the eval hook) found: the number of batches
+        #: begun then, and the modules. A clean batch end does not call this check (see batch_end_when), so the
+        #: count says whether the modules were found at the last batch.
+        self._last_found: tuple[int, list[str]] | None = None
         self.scope.listen_train_calls(self._switched_to_train)
         self.scope.listen_functional(self.kind, self._functional)
 
@@ -49,7 +51,7 @@ class TrainMode(Check):
         if not modes.any_training():
             return
         names = modes.training_modules()
-        self._last_found = names
+        self._last_found = (self.scope.batches_begun, names)
         top = names[0]
         module = modes.modules[top]
         switched = self._switched.get(id(module))
@@ -79,28 +81,27 @@ class TrainMode(Check):
 
     def _check_flags(self, stage_end: bool = False, at_call: bool = False) -> None:
         modes = self.scope.modes
-        if not modes.any_training():
-            self._last_found = []
-            return
-        names = modes.training_modules()
-        if stage_end and names == self._last_found:
+        found = (self.scope.batches_begun, modes.training_modules() if modes.any_training() else [])
+        if stage_end and found == self._last_found:
             return  # still the modules the last batch reported
-        self._last_found = names
-        top = names[0] if names else None
-        where = None
-        if top is not None:
-            where = self._switched.get(id(modes.modules[top]))
+        if not at_call:  # a finding inside a step: the batch's end reads the flags again
+            self._last_found = found
+        names = found[1]
+        if not names:
+            return
+        top = names[0]
+        where = self._switched.get(id(modes.modules[top]))
         how = f"; switched by train() at {where.split(' <- ')[0]}" if where else ""
         if where is None and at_call:
             where = self.scope.where()  # not switched by train() during the stage: where it ran in training mode
         detail = f"{len(names)} module(s) in training mode during evaluation: {_shown(names)}{how}"
         self.scope.found(self.kind, module=top, where=where, detail=detail)
 
+    def batch_end_when(self) -> Callable[[], bool]:
+        return self.scope.modes.any_training  # read at every batch, and almost always finds nothing
+
     def batch_end(self) -> None:
-        if self._any_training():  # read here first: it runs at every batch, and almost always finds nothing
-            self._check_flags()
-        elif self._last_found:
-            self._last_found = []
+        self._check_flags()
 
     def stage_end(self) -> None:
         if self.scope.final_checks:
