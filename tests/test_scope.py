@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 import torch
 from torch import nn
 
 from gradmode_plugin import GradModeViolation, evaluating
+from gradmode_plugin.checks.base import Check
+from gradmode_plugin.checks.grad_enabled import GradEnabled
+from gradmode_plugin.checks.train_mode import TrainMode
 from tests.helpers.models import BATCHES, flags, hook_count, make_model, run_loop
 
 
@@ -95,6 +100,35 @@ def test_train_mode_and_running_stats() -> None:
     scope = run_loop(make_model(), body, on_violation="record")
     kinds = [(v.kind, v.batch_idx, v.module) for v in scope.report.violations]
     assert set(kinds[:2]) == {("train_mode", 1, ""), ("running_stats_updated", 1, "1")}
+
+
+def test_a_check_runs_at_a_batch_end_only_when_its_read_is_true(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A clean batch spends no call of the grad-mode or train-mode check; a batch that leaves either on gets it.
+    calls: list[tuple[str, int]] = []
+    for check in (GradEnabled, TrainMode):
+        original = check.batch_end
+
+        def counted(self: Check, original: Callable[[Check], None] = original) -> None:
+            calls.append((self.kind, self.scope.batches_begun))
+            original(self)
+
+        monkeypatch.setattr(check, "batch_end", counted)
+    assert run_loop(make_model()).report.total == 0
+    assert calls == []
+
+    def body(m: nn.Module, i: int, x: torch.Tensor) -> torch.Tensor:
+        if i == 1:
+            m[3].train()
+        if i == 2:
+            m[3].eval()
+            torch.set_grad_enabled(True)
+        return m(x)
+
+    with torch.no_grad():  # the grad mode left on by batch 2 is undone on the way out
+        scope = run_loop(make_model(), body, on_violation="record", grad_mode="no_grad")
+    assert calls == [("train_mode", 2), ("grad_enabled", 3), ("grad_enabled", 4)]
+    kinds = {(v.kind, v.batch_idx) for v in scope.report.violations}
+    assert {("train_mode", 1), ("grad_enabled", 2), ("grad_enabled", 3)} <= kinds
 
 
 def test_without_batches_checks_run_once_at_exit() -> None:
