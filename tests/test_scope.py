@@ -121,7 +121,7 @@ def test_a_check_runs_at_a_batch_end_only_when_its_read_is_true(monkeypatch: pyt
             m[3].train()
         if i == 2:
             m[3].eval()
-            torch.set_grad_enabled(True)
+            torch.set_grad_enabled(True)  # noqa: GM401 (the planted bug)
         return m(x)
 
     with torch.no_grad():  # the grad mode left on by batch 2 is undone on the way out
