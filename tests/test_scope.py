@@ -124,8 +124,7 @@ def test_a_check_runs_at_a_batch_end_only_when_its_read_is_true(monkeypatch: pyt
             torch.set_grad_enabled(True)  # noqa: GM401 (the planted bug)
         return m(x)
 
-    with torch.no_grad():  # the grad mode left on by batch 2 is undone on the way out
-        scope = run_loop(make_model(), body, on_violation="record", grad_mode="no_grad")
+    scope = run_loop(make_model(), body, on_violation="record", grad_mode="no_grad")
     assert calls == [("train_mode", 2), ("grad_enabled", 3), ("grad_enabled", 4)]
     kinds = {(v.kind, v.batch_idx) for v in scope.report.violations}
     assert {("train_mode", 1), ("grad_enabled", 2), ("grad_enabled", 3)} <= kinds
