@@ -8,7 +8,7 @@ import difflib
 import fnmatch
 import operator
 from collections.abc import Iterator
-from typing import Final
+from typing import Any, Final
 
 import torch
 from torch import nn
@@ -193,8 +193,9 @@ class ModuleModes:
         # it several times faster than getattr (nn.Module's __getattr__ slows every attribute read made from C);
         # modules that keep it elsewhere (TorchScript modules: in C++) are read as attributes.
         checked = [m for _, m in self.checked]
-        self._flag_dicts = tuple(vars(m) for m in checked if "training" in vars(m))
-        self._flag_owners = tuple(m for m in checked if "training" not in vars(m))
+        #: The instance dicts that hold the checked modules' flags, and the checked modules that hold theirs elsewhere.
+        self.flag_dicts: tuple[dict[str, Any], ...] = tuple(vars(m) for m in checked if "training" in vars(m))
+        self.flag_owners: tuple[nn.Module, ...] = tuple(m for m in checked if "training" not in vars(m))
 
     def train_allowed_modules(self) -> None:
         """Put the modules ``allow_train`` matches in training mode, through their own ``train()``."""
@@ -209,10 +210,10 @@ class ModuleModes:
     def any_training(self) -> bool:
         """Whether a checked module is in training mode (once per batch, over every checked module)."""
         # A plain loop: CPython specialises its dict subscript, and it costs less than any(map(itemgetter(...))).
-        for flags in self._flag_dicts:
+        for flags in self.flag_dicts:
             if flags["training"]:
                 return True
-        return any(map(_TRAINING, self._flag_owners))
+        return any(map(_TRAINING, self.flag_owners))
 
     def is_covered(self, name: str | None) -> bool:
         return name is not None and name in self.covered

@@ -83,6 +83,8 @@ class EvaluationScope:
         "_lock",
         "_output_check",
         "_pending",
+        "_quick_end_flags",
+        "_quick_start",
         "_restore_modes",
         "_run_counts",
         "_seen",
@@ -194,6 +196,14 @@ class EvaluationScope:
                 (c.batch_end_when(), c.batch_end) for c in self._checks if type(c).batch_end is not Check.batch_end
             ]
             self._batch_start_checks = [c for c in self._checks if type(c).batch_start is not Check.batch_start]
+            # What lets run_step decide a usual batch inline (see there): no check with work at a batch's start, and
+            # every check's batch-end read one of the scope's own two (grad mode, the flags in the modules' dicts).
+            self._quick_start = not self._batch_start_checks
+            own_reads = (torch.is_grad_enabled, self.modes.any_training)
+            quick_end = not self.modes.flag_owners and all(
+                when is not None and when in own_reads for when, _ in self._batch_end_calls
+            )
+            self._quick_end_flags = self.modes.flag_dicts if quick_end else None
             # Looked up once: they run at every batch.
             grad_check = self._by_kind.get("grad_enabled")
             self._grad_check = grad_check if isinstance(grad_check, GradEnabled) else None
@@ -279,7 +289,18 @@ class EvaluationScope:
         guard's context, its output checked (``what`` names it; :attr:`step_where` is the step's line), the batch
         checked when it returns. :meth:`batch` for a framework, installed as ``functools.partial(scope.run_step,
         step, what)``: the framework's call then enters one frame of the guard's, at every batch."""
-        self._batch_start()
+        # The usual batch is decided here, with the reads _batch_start and _batch_end would make: inside a framework's
+        # loop their two frames cost more than the reads. Any batch with something to do goes through them.
+        if (
+            self._quick_start
+            and self._pending is None
+            and not torch.is_grad_enabled()
+            and torch.is_inference_mode_enabled() == self._inference
+            and self.dataloader_idx in self._audited
+        ):
+            self._batches += 1
+        else:
+            self._batch_start()
         try:
             output = step(*args, **kwargs)
         except BaseException as exc:
@@ -288,6 +309,19 @@ class EvaluationScope:
         # The usual outputs (None, a loss that requires no grad) are decided here, without a call.
         if output is not None and (type(output) is not torch.Tensor or output.requires_grad):
             self.check_output(output, what, self.step_where)
+        flags = self._quick_end_flags
+        if (
+            flags is not None
+            and self._step_audit is None
+            and self._step_context is None
+            and self._pending is None
+            and not torch.is_grad_enabled()
+        ):
+            for module_flags in flags:
+                if module_flags["training"]:
+                    break
+            else:
+                return output
         self._batch_end(None)
         return output
 
@@ -436,7 +470,8 @@ class EvaluationScope:
             )
             self.report.record(violation)
             self._run_counts[kind] += 1
-            if self._pending is None or _raises_before(violation, self._pending):
+            # Only a violation that can be raised is kept: a clean batch then finds nothing pending under record/warn.
+            if self.policy.raises and (self._pending is None or _raises_before(violation, self._pending)):
                 self._pending = violation
         self.policy.handle(violation)
 

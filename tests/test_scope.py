@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
 import pytest
@@ -12,6 +13,7 @@ from gradmode_plugin import GradModeViolation, evaluating
 from gradmode_plugin.checks.base import Check
 from gradmode_plugin.checks.grad_enabled import GradEnabled
 from gradmode_plugin.checks.train_mode import TrainMode
+from gradmode_plugin.scope import EvaluationScope
 from tests.helpers.models import BATCHES, flags, hook_count, make_model, run_loop
 
 
@@ -128,6 +130,109 @@ def test_a_check_runs_at_a_batch_end_only_when_its_read_is_true(monkeypatch: pyt
     assert calls == [("train_mode", 2), ("grad_enabled", 3), ("grad_enabled", 4)]
     kinds = {(v.kind, v.batch_idx) for v in scope.report.violations}
     assert {("train_mode", 1), ("grad_enabled", 2), ("grad_enabled", 3)} <= kinds
+
+
+def _framework_batches(
+    model: nn.Module,
+    body: Callable[[int], object],
+    n: int = 3,
+    after: Callable[[], object] = lambda: None,
+    **options: object,
+) -> tuple[list[tuple[str, int]], EvaluationScope]:
+    """``n`` batches through the scope's framework entry points (begin_batch, run_step, end_batch) with ``body(i)``
+    as the step and ``after()`` as the batch's last call; which batches went through the scope's full
+    ``_batch_start``/``_batch_end``. ``inference_mode=False`` runs the batches with inference mode off, as a
+    framework's loop may leave it inside the scope."""
+    calls: list[tuple[str, int]] = []
+    off = options.pop("inference_mode", None) is False
+    outer = contextlib.ExitStack()
+    scope = evaluating(model, on_violation="record", **options)  # type: ignore[arg-type]
+    originals = EvaluationScope._batch_start, EvaluationScope._batch_end
+
+    def start(self: EvaluationScope) -> None:
+        calls.append(("start", self.batch_idx))  # type: ignore[arg-type]
+        originals[0](self)
+
+    def end(self: EvaluationScope, exc: BaseException | None) -> None:
+        calls.append(("end", self.batch_idx))  # type: ignore[arg-type]
+        originals[1](self, exc)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(EvaluationScope, "_batch_start", start)
+        patch.setattr(EvaluationScope, "_batch_end", end)
+        with scope, outer:
+            if off:
+                outer.enter_context(torch.inference_mode(False))
+                outer.enter_context(torch.no_grad())
+            for i in range(n):
+                scope.begin_batch(lambda *args: None, None, i)
+                scope.run_step(body, "step output", i)
+                scope.end_batch(after)
+    return calls, scope
+
+
+def test_run_step_takes_the_full_batch_start_and_end_whenever_a_batch_has_work() -> None:
+    # A framework's step decides the usual batch inline; every reason for work must still reach the checks.
+    model = make_model()
+    calls, scope = _framework_batches(model, lambda i: model(BATCHES[i]))
+    assert calls == [("start", 0), ("end", 0)]  # the first batch's operator audit, then nothing
+    assert scope.report.total == 0
+
+    def leaves_grad_on(i: int) -> object:
+        if i == 1:
+            torch.set_grad_enabled(True)  # noqa: GM401 (the planted bug)
+        return None
+
+    calls, scope = _framework_batches(make_model(), leaves_grad_on, grad_mode="no_grad")
+    assert calls == [("start", 0), ("end", 0), ("end", 1), ("start", 2), ("end", 2)]
+    assert {("grad_enabled", 1), ("grad_enabled", 2)} <= {(v.kind, v.batch_idx) for v in scope.report.violations}
+
+    model = make_model()
+    calls, scope = _framework_batches(model, lambda i: model[3].train() if i == 1 else None)
+    assert calls == [("start", 0), ("end", 0), ("end", 1), ("end", 2)]
+    assert [(v.kind, v.batch_idx) for v in scope.report.violations] == [("train_mode", 1), ("train_mode", 2)]
+
+    # Inference mode left off by the framework's loop: each step runs in the scope's context, and only the step.
+    seen: list[bool] = []
+    record = lambda *args: seen.append(torch.is_inference_mode_enabled())  # noqa: E731
+    calls, _ = _framework_batches(make_model(), record, after=record, grad_mode="inference", inference_mode=False)
+    assert seen == [True, False] * 3
+    assert calls == [("start", 0), ("end", 0), ("start", 1), ("end", 1), ("start", 2), ("end", 2)]
+
+    # A check with no batch-end read, and modules whose flag lives outside their dict, take the full end every batch.
+    calls, _ = _framework_batches(make_model(), lambda i: None, check_params=True)
+    assert calls == [("start", 0), ("end", 0), ("end", 1), ("end", 2)]
+    scripted = torch.jit.script(nn.Sequential(nn.Linear(8, 2)))
+    calls, _ = _framework_batches(scripted, lambda i: None)
+    assert calls == [("start", 0), ("end", 0), ("end", 1), ("end", 2)]
+
+    # Under raise, a finding is raised at the end of its step, and one made before the step (a batch-start hook's)
+    # before the step runs.
+    assert _raising_batches(in_step=True) == [("step", 0), ("end", 0), ("step", 1)]
+    assert _raising_batches(in_step=False) == [("step", 0), ("end", 0)]
+
+
+def _raising_batches(in_step: bool) -> list[tuple[str, int]]:
+    """Batches through the framework entry points under raise, with a dropout that trains planted in batch 1's
+    step (or before it); what ran before the violation was raised (at batch 1)."""
+    ran: list[tuple[str, int]] = []
+
+    def trains(i: int) -> None:
+        if i == 1:
+            torch.nn.functional.dropout(BATCHES[i])  # noqa: GM101 (the planted bug)
+
+    def step(i: int) -> None:
+        ran.append(("step", i))
+        if in_step:
+            trains(i)
+
+    with pytest.raises(GradModeViolation) as info, evaluating(make_model()) as scope:
+        for i in range(3):
+            scope.begin_batch(lambda *args: None if in_step else trains(args[1]), None, i)
+            scope.run_step(step, "step output", i)
+            scope.end_batch(lambda i=i: ran.append(("end", i)))
+    assert (info.value.kind, info.value.violation.batch_idx) == ("train_mode", 1)
+    return ran
 
 
 def test_without_batches_checks_run_once_at_exit() -> None:
