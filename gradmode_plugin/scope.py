@@ -351,6 +351,8 @@ class EvaluationScope:
         self.raise_pending()
 
     def _batch_start(self) -> None:
+        # run_step skips this and _batch_end for a batch with nothing to do, reading their conditions inline: a new
+        # reason for work here or there needs its read there too (held by tests/test_scope.py's run_step test).
         self._batches += 1
         # Grad mode is read once here: found on, it is reported (not switched off: code that needs it keeps working);
         # off, the guard's context is entered for the step where something outside it (a framework's fallback, a
