@@ -84,7 +84,6 @@ class EvaluationScope:
         "_output_check",
         "_pending",
         "_quick_end_flags",
-        "_quick_start",
         "_restore_modes",
         "_run_counts",
         "_seen",
@@ -196,9 +195,8 @@ class EvaluationScope:
                 (c.batch_end_when(), c.batch_end) for c in self._checks if type(c).batch_end is not Check.batch_end
             ]
             self._batch_start_checks = [c for c in self._checks if type(c).batch_start is not Check.batch_start]
-            # What lets run_step decide a usual batch inline (see there): no check with work at a batch's start, and
-            # every check's batch-end read one of the scope's own two (grad mode, the flags in the modules' dicts).
-            self._quick_start = not self._batch_start_checks
+            # What lets run_step decide a usual batch's end inline (see there): every check's batch-end read is one of
+            # the scope's own two (grad mode, the flags in the modules' dicts).
             own_reads = (torch.is_grad_enabled, self.modes.any_training)
             quick_end = not self.modes.flag_owners and all(
                 when is not None and when in own_reads for when, _ in self._batch_end_calls
@@ -292,7 +290,7 @@ class EvaluationScope:
         # The usual batch is decided here, with the reads _batch_start and _batch_end would make: inside a framework's
         # loop their two frames cost more than the reads. Any batch with something to do goes through them.
         if (
-            self._quick_start
+            not self._batch_start_checks
             and self._pending is None
             and not torch.is_grad_enabled()
             and torch.is_inference_mode_enabled() == self._inference
