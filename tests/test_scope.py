@@ -137,15 +137,14 @@ def _framework_batches(
     body: Callable[[int], object],
     n: int = 3,
     after: Callable[[], object] = lambda: None,
+    inference_mode_off: bool = False,
     **options: object,
 ) -> tuple[list[tuple[str, int]], EvaluationScope]:
     """``n`` batches through the scope's framework entry points (begin_batch, run_step, end_batch) with ``body(i)``
     as the step and ``after()`` as the batch's last call; which batches went through the scope's full
-    ``_batch_start``/``_batch_end``. ``inference_mode=False`` runs the batches with inference mode off, as a
+    ``_batch_start``/``_batch_end``. ``inference_mode_off`` runs the batches with inference mode off, as a
     framework's loop may leave it inside the scope."""
     calls: list[tuple[str, int]] = []
-    off = options.pop("inference_mode", None) is False
-    outer = contextlib.ExitStack()
     scope = evaluating(model, on_violation="record", **options)  # type: ignore[arg-type]
     originals = EvaluationScope._batch_start, EvaluationScope._batch_end
 
@@ -160,8 +159,8 @@ def _framework_batches(
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(EvaluationScope, "_batch_start", start)
         patch.setattr(EvaluationScope, "_batch_end", end)
-        with scope, outer:
-            if off:
+        with scope, contextlib.ExitStack() as outer:
+            if inference_mode_off:
                 outer.enter_context(torch.inference_mode(False))
                 outer.enter_context(torch.no_grad())
             for i in range(n):
@@ -195,7 +194,7 @@ def test_run_step_takes_the_full_batch_start_and_end_whenever_a_batch_has_work()
     # Inference mode left off by the framework's loop: each step runs in the scope's context, and only the step.
     seen: list[bool] = []
     record = lambda *args: seen.append(torch.is_inference_mode_enabled())  # noqa: E731
-    calls, _ = _framework_batches(make_model(), record, after=record, grad_mode="inference", inference_mode=False)
+    calls, _ = _framework_batches(make_model(), record, after=record, grad_mode="inference", inference_mode_off=True)
     assert seen == [True, False] * 3
     assert calls == [("start", 0), ("end", 0), ("start", 1), ("end", 1), ("start", 2), ("end", 2)]
 
