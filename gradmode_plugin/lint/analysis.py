@@ -14,14 +14,19 @@ Example:
 from __future__ import annotations
 
 import ast
+import builtins
 import dataclasses
 import fnmatch
+import os
 from collections.abc import Iterable
 from typing import Final, NamedTuple
 
 from gradmode_plugin.lint import names
+from gradmode_plugin.lint.calls import CallIndex, Def
 from gradmode_plugin.lint.names import ImportTable
 from gradmode_plugin.lint.parsing import parse_relevant
+from gradmode_plugin.lint.rules import TEST_QUIET_CODES
+from gradmode_plugin.lint.testcode import is_test_function, is_test_path
 from gradmode_plugin.lint.triggers import ALIASED_WORDS, Triggers, aliased_import
 
 
@@ -69,6 +74,46 @@ _FREE: Final = 0  # nothing said: whatever the caller set
 _OFF: Final = 1  # no_grad, inference_mode, set_grad_enabled(False)
 _ON: Final = 2  # enable_grad, set_grad_enabled(True)
 _CHOSEN: Final = 3  # set_grad_enabled(<expression>): chosen on purpose, e.g. `phase == "train"`
+_RAISES: Final = 4  # the body of `pytest.raises(...)`: expected to fail, nothing it records outlives it
+
+#: Methods of a module that run (a part of) its forward like ``__call__``: ``model.encode_image(x)`` after
+#: ``model.eval()`` records a graph as ``model(x)`` does. ``forward`` always; the others only where the module's
+#: own file defines a method of that name without a ``no_grad``/``inference_mode`` decorator (research code: CLIP's
+#: ``encode_image``/``encode_text``, a VAE's ``encode``/``decode``, a TTS model's ``inference``/``infer``), since
+#: libraries decorate theirs (torch_geometric's ``inference``, sentence encoders' ``encode``, latent diffusion's
+#: ``encode_first_stage``). ``generate``/``sample`` are never counted: the libraries that define them
+#: (transformers' ``generate``, diffusion samplers) run them under ``torch.no_grad()``.
+FORWARD_METHODS: Final[frozenset[str]] = frozenset(
+    {"encode", "decode", "inference", "infer", "encode_image", "encode_text"}
+)
+#: Names of functions that run inference: ``@torch.enable_grad()`` on one of them is GM302 whatever
+#: ``eval-functions`` says (a saliency or attack function is free to turn gradients on; a `predict` is not).
+INFERENCE_FUNCTIONS: Final = ("predict", "predict_*", "inference", "inference_*", "*_inference", "infer", "infer_*")
+#: ``torch.nn`` modules without parameters (and those whose parameters are off by default, as ``InstanceNorm``'s
+#: ``affine=False``): applied to a tensor that does not require grad, they record nothing.
+PARAMETER_FREE: Final[frozenset[str]] = frozenset(
+    "torch.nn." + name
+    for name in (
+        "Identity", "ReLU", "ReLU6", "LeakyReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", "Mish", "Sigmoid", "Tanh",
+        "Hardtanh", "Hardswish", "Hardsigmoid", "Softplus", "Softmax", "LogSoftmax", "Softmin", "Dropout",
+        "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "Flatten", "Unflatten",
+        "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
+        "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
+        "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle", "PixelUnshuffle",
+        "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm", "ZeroPad2d", "ConstantPad1d",
+        "ConstantPad2d", "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReplicationPad1d",
+        "ReplicationPad2d", "CosineSimilarity", "PairwiseDistance",
+    )
+)  # fmt: skip
+_AFFINE_BY_DEFAULT: Final = frozenset({"torch.nn.InstanceNorm1d", "torch.nn.InstanceNorm2d", "torch.nn.InstanceNorm3d"})
+#: Tensor attributes and methods that read what a tensor is, not its values: no autograd history through them.
+_METADATA: Final = frozenset(
+    {"device", "dtype", "shape", "is_cuda", "ndim", "layout", "size", "dim", "numel", "requires_grad", "is_leaf"}
+)
+_BUILTINS: Final = frozenset(dir(builtins))
+_THREAD_POOLS: Final = frozenset(
+    {"concurrent.futures.ThreadPoolExecutor", "multiprocessing.pool.ThreadPool", "multiprocessing.dummy.Pool"}
+)
 
 _INPLACE: Final[frozenset[str]] = frozenset(
     {
@@ -86,12 +131,21 @@ _NO_ARGS: Final[tuple[ast.expr, ...]] = ()
 class _Class:
     """A class whose methods are being walked: its methods, and those called only from evaluation code."""
 
-    __slots__ = ("derived", "methods")
+    __slots__ = ("autograd", "derived", "frozen", "init_training", "methods", "name", "pools")
 
     def __init__(self, node: ast.ClassDef, eval_functions: tuple[str, ...]) -> None:
+        self.name = node.name
         self.methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {
             stmt.name: stmt for stmt in node.body if isinstance(stmt, _FUNCTIONS)
         }
+        #: a custom ``torch.autograd.Function``: its ``backward`` runs in a backward pass, never in evaluation
+        self.autograd = any((_dotted(base) or "").endswith("Function") for base in node.bases)
+        #: ``self.x`` attributes whose parameters are made not to require grad somewhere in the class
+        self.frozen: set[str] = set()
+        #: ``self.x`` attributes holding a thread pool
+        self.pools: set[str] = set()
+        #: ``self.x = ... self.training ...`` in ``__init__``: attribute -> the assignment (always the training value)
+        self.init_training: dict[str, ast.AST] = {}
         #: method -> (the evaluation function it is called from, whether that one is Lightning's)
         self.derived: dict[str, tuple[str, bool]] = {}
         roots = {
@@ -136,16 +190,25 @@ class _Scope:
         "assigned",
         "cls",
         "decorator_grad",
+        "def_grad",
+        "default_dropouts",
+        "deferred",
         "eval_name",
+        "frozen",
         "full",
         "functions",
         "grad_off_statement",
+        "grad_paths",
+        "init_training_dropouts",
+        "leaf_tensors",
         "lightning",
         "mode_calls",
         "model_calls",
         "name",
         "node",
+        "param_free",
         "param_iterables",
+        "param_sources",
         "params",
         "parent",
         "pending_dropouts",
@@ -183,14 +246,32 @@ class _Scope:
         #: (position, receiver, "eval" | "train")
         self.mode_calls: list[tuple[tuple[int, int], str, str]] = []
         self.train_calls: list[tuple[ast.Call, str]] = []
-        self.model_calls: list[tuple[ast.Call, int]] = []
+        self.model_calls: list[tuple[ast.Call, int, tuple[int, ...]]] = []
         self.sdpa_calls: list[tuple[ast.Call, ast.expr, bool]] = []
         self.pending_dropouts: list[tuple[ast.Call, str, ast.Name]] = []
+        #: dropouts whose `training` defaults to True, decided at the end: their `p` may be 0 in evaluation
+        self.default_dropouts: list[tuple[ast.Call, str]] = []
+        #: dropouts with `training=self.x`, `self.x` set from `self.training` in `__init__`
+        self.init_training_dropouts: list[tuple[ast.Call, str, ast.expr]] = []
         self.set_grad_statements: list[ast.Call] = []
-        self.threads: list[tuple[ast.Call, ast.expr, str]] = []
+        self.threads: list[tuple[ast.Call, ast.expr, str, int]] = []
         self.pools: set[str] = set()
         self.param_iterables: set[str] = set()
         self.wants_grad = False
+        #: block paths (see `_Ctx.path`) where the function computes gradients on purpose (a `backward()`, ...)
+        self.grad_paths: list[tuple[int, ...]] = []
+        #: the grad mode of the `with` blocks around this function's `def` (a nested function inherits it)
+        self.def_grad = _FREE
+        #: names (dotted) whose parameters do not require grad, and modules without parameters
+        self.frozen: set[str] = set()
+        self.param_free: set[str] = set()
+        #: parameter loop variable -> the module (dotted) whose parameters it walks
+        self.param_sources: dict[str, str] = {}
+        #: tensors created here with `requires_grad=True` (leaves a hand-written SGD step updates)
+        self.leaf_tensors: set[str] = set()
+        #: findings that need the function to run with gradients on: decided at the end, once the grad mode its
+        #: callers set is known: (node, code, message, the module whose parameters it updates)
+        self.deferred: list[tuple[ast.AST, str, str, str | None]] = []
         self.grad_off_statement = False
         #: every statement is walked (the function calls `.eval()`: any call in it may be the model's)
         self.full = False
@@ -205,7 +286,9 @@ class _Scope:
 
 class _Ctx(NamedTuple):
     """What holds at a node: its scope, the grad mode around it, whether ``allow_grad`` sanctions gradients there,
-    whether a test of training guards it, which names are parameter loop variables, and the class being defined."""
+    whether a test of training guards it, which names are parameter loop variables, the class being defined, and
+    the block path: the branches and loop bodies it is in (a ``backward()`` in the ``train`` branch says nothing of
+    the ``valid`` branch)."""
 
     scope: _Scope
     grad: int
@@ -213,6 +296,7 @@ class _Ctx(NamedTuple):
     training: bool
     param_vars: frozenset[str]
     cls: _Class | None
+    path: tuple[int, ...] = ()
 
 
 def _matches(name: str, patterns: Iterable[str]) -> bool:
@@ -320,10 +404,23 @@ class _Analysis:
     """One walk over a module's tree, then the decisions at every scope's end."""
 
     def __init__(
-        self, tree: ast.Module, source: bytes, triggers: Triggers, path: str, eval_functions: tuple[str, ...]
+        self,
+        tree: ast.Module,
+        source: bytes,
+        triggers: Triggers,
+        path: str,
+        eval_functions: tuple[str, ...],
+        tests: bool = False,
+        whole: bool = False,
     ) -> None:
         self.tree = tree
+        self.source = source
+        self.whole = whole
         self.path = path
+        #: test code is not checked for the rules whose bug only costs the test (`TEST_QUIET_CODES`)
+        self.quiet_tests = not tests
+        self.test_file = is_test_path(path)
+        self._index: CallIndex | None = None
         self.eval_functions = eval_functions
         self.imports = ImportTable()
         self.imports.bound_in(tree)
@@ -332,11 +429,15 @@ class _Analysis:
         self.findings: list[Finding] = []
         self.scopes: list[_Scope] = []
         self.module = self._new_scope(tree, None, None, None, False, _FREE)
-        self.module.full = self.lines.any_eval()
+        #: a module that puts something in `eval()` is walked whole: the model may be run in any function
+        self.all_full = self.lines.any_eval()
+        self.module.full = self.all_full
 
     # -- results -------------------------------------------------------------------------------------------------
 
-    def report(self, node: ast.AST, code: str, message: str) -> None:
+    def report(self, node: ast.AST, code: str, message: str, scope: _Scope | None = None) -> None:
+        if code in TEST_QUIET_CODES and self.quiet_tests and (self.test_file or _in_test(scope)):
+            return  # a graph recorded in a test costs that test alone
         self.findings.append(Finding(self.path, node.lineno, node.col_offset + 1, code, message))  # type: ignore[attr-defined]
 
     def run(self) -> list[Finding]:
@@ -344,7 +445,45 @@ class _Analysis:
         self._walk(self.tree.body, ctx)
         for scope in self.scopes:
             self._decide(scope)
-        return sorted(self.findings)
+        self._decide_classes()
+        return sorted(set(self.findings))
+
+    # -- calls within the module ---------------------------------------------------------------------------------
+
+    def index(self) -> CallIndex:
+        """The module's calls (the whole module, parsed again if only a part was), built once when asked."""
+        if self._index is None:
+            tree = self.tree if self.whole else ast.parse(self.source, filename=self.path)
+            self._index = CallIndex(tree, self._grad_of)
+        return self._index
+
+    def _definition(self, scope: _Scope) -> Def | None:
+        node = scope.node
+        if not isinstance(node, _FUNCTIONS):
+            return None
+        return self.index().find(node.lineno, node.name)
+
+    def effective_grad(self, scope: _Scope) -> int:
+        """The grad mode a function runs in: its decorator's, else the one its ``def`` is nested in, else off where
+        the module calls it only under ``no_grad``/``inference_mode``."""
+        if scope.decorator_grad != _FREE or scope is self.module:
+            return scope.decorator_grad
+        if scope.def_grad != _FREE:
+            return scope.def_grad
+        return self.index().effective(self._definition(scope))
+
+    def _frozen(self, key: str | None, scope: _Scope) -> bool:
+        """Whether nothing of ``key`` requires grad: made ``requires_grad_(False)`` (or a copy of one that is) here,
+        in a function around, at module level, or anywhere in the class for ``self.x``; or a module without
+        parameters."""
+        if key is None:
+            return False
+        where: _Scope | None = scope
+        while where is not None:
+            if key in where.frozen or key in where.param_free:
+                return True
+            where = where.parent
+        return scope.cls is not None and key in scope.cls.frozen
 
     # -- the walk ------------------------------------------------------------------------------------------------
 
@@ -372,6 +511,7 @@ class _Analysis:
             ast.IfExp: self._ifexp,
             ast.For: self._for,
             ast.AsyncFor: self._for,
+            ast.While: self._while,
             ast.FunctionDef: self._function,
             ast.AsyncFunctionDef: self._function,
             ast.ClassDef: self._class,
@@ -398,6 +538,8 @@ class _Analysis:
             ):
                 if kind is ast.Assign or kind is ast.AnnAssign:
                     self._record_assignment(node, ctx)  # type: ignore[arg-type]
+                elif kind is ast.Expr:
+                    self._quiet_expr(node, ctx)  # type: ignore[arg-type]
                 elif kind is ast.Import or kind is ast.ImportFrom:
                     self._import(node, ctx, stack)  # type: ignore[arg-type]
                 continue
@@ -451,7 +593,9 @@ class _Analysis:
             decorator_grad = self._grad_of(decorator, as_decorator=True) or decorator_grad
         if ctx.cls is not None and node.name in ctx.cls.derived:
             eval_name, lightning = ctx.cls.derived[node.name]
-        elif is_lightning_evaluation(node.name):
+        elif is_lightning_evaluation(node.name) and not (
+            self.test_file and ctx.cls is not None and ctx.cls.name.startswith("Test")
+        ):  # a test class's `test_step` tests a `step`
             eval_name, lightning = node.name, True
         elif _matches(node.name, self.eval_functions):
             eval_name, lightning = node.name, False
@@ -459,19 +603,27 @@ class _Analysis:
             eval_name, lightning = parent.eval_name, parent.lightning
         cls = ctx.cls if ctx.cls is not None else parent.cls
         scope = self._new_scope(node, parent, cls, eval_name, lightning, decorator_grad)
-        scope.full = self.lines.eval_in_lines(node.lineno, node.end_lineno or node.lineno)
+        scope.full = self.all_full or self.lines.eval_in_lines(node.lineno, node.end_lineno or node.lineno)
+        scope.def_grad = ctx.grad if ctx.grad in (_OFF, _ON) else _FREE
+        if parent is not self.module and scope.def_grad == _FREE and parent.decorator_grad in (_OFF, _ON):
+            scope.def_grad = parent.decorator_grad  # a nested function runs where its enclosing one does
         if ctx.cls is None:
             parent.functions[node.name] = node
-        if decorator_grad == _ON and eval_name is not None:
+        if decorator_grad == _ON and (eval_name is not None or _matches(node.name, INFERENCE_FUNCTIONS)):
             decorator = next(d for d in node.decorator_list if self._grad_of(d, as_decorator=True) == _ON)
+            what = "evaluation, which Lightning and `evaluating()` run" if eval_name is not None else "inference, run"
             self.report(
                 decorator,
                 "GM302",
-                f"`@{_written(decorator)}` on {scope.where()} turns gradients on for evaluation, which Lightning "
-                "and `evaluating()` run without them: remove it, and wrap the gradients you need in "
-                '`allow_grad("why")`',
+                f"`@{_written(decorator)}` on {scope.where()} turns gradients on for {what} without them: remove "
+                'it, and wrap the gradients you need in `allow_grad("why")`',
             )
-        body_ctx = _Ctx(scope, decorator_grad, False, False, frozenset(), None)
+        # a custom autograd Function's backward runs in a backward pass: gradients on, never evaluation code
+        backward_pass = ctx.cls is not None and ctx.cls.autograd and node.name in ("backward", "jvp", "vjp")
+        if backward_pass:
+            scope.wants_grad = True
+            scope.grad_paths.append(())
+        body_ctx = _Ctx(scope, decorator_grad, False, backward_pass, frozenset(), None)
         self._push_body(stack, node.body, body_ctx)
         stack.extend((item, ctx) for item in reversed(node.decorator_list))
         return False
@@ -489,6 +641,10 @@ class _Analysis:
             state = self._grad_of(item.context_expr)
             if state == _FREE and self._chosen_by_caller(item.context_expr, ctx.scope):
                 state = _CHOSEN
+            if state == _FREE and self._expects_raise(item.context_expr):
+                state = _RAISES
+            if state == _ON and not allow:
+                self._wants_grad(ctx)
             if self._is_allow_grad(item.context_expr):
                 allow = True
             if state == _ON and ctx.scope.eval_name is not None and not allow:
@@ -503,7 +659,7 @@ class _Analysis:
             if (
                 isinstance(item.optional_vars, ast.Name)
                 and isinstance(item.context_expr, ast.Call)
-                and self.imports.qualname(item.context_expr.func) == names.THREAD_POOL
+                and self.imports.qualname(item.context_expr.func) in _THREAD_POOLS
             ):
                 ctx.scope.pools.add(item.optional_vars.id)
         self._push_body(stack, node.body, ctx._replace(grad=grad, allow=allow))
@@ -515,8 +671,14 @@ class _Analysis:
 
     def _if(self, node: ast.If, ctx: _Ctx, stack: list) -> bool:
         inner = ctx._replace(training=True) if not ctx.training and _mentions_training(node.test) else ctx
-        self._push_body(stack, node.orelse, inner)
-        self._push_body(stack, node.body, inner)
+        self._push_body(stack, node.orelse, inner._replace(path=(*ctx.path, -node.lineno)))
+        self._push_body(stack, node.body, inner._replace(path=(*ctx.path, node.lineno)))
+        stack.append((node.test, ctx))
+        return False
+
+    def _while(self, node: ast.While, ctx: _Ctx, stack: list) -> bool:
+        self._push_body(stack, node.orelse, ctx)
+        self._push_body(stack, node.body, ctx._replace(path=(*ctx.path, node.lineno)))
         stack.append((node.test, ctx))
         return False
 
@@ -528,8 +690,12 @@ class _Analysis:
     def _for(self, node: ast.For | ast.AsyncFor, ctx: _Ctx, stack: list) -> bool:
         bound = self._parameter_targets(node.target, node.iter, ctx.scope)
         inner = ctx._replace(param_vars=ctx.param_vars | bound) if bound else ctx
+        if bound:
+            for name, source in _loop_sources(node.target, node.iter).items():
+                if name in bound and source is not None:
+                    ctx.scope.param_sources[name] = source
         self._push_body(stack, node.orelse, ctx)
-        self._push_body(stack, node.body, inner)
+        self._push_body(stack, node.body, inner._replace(path=(*ctx.path, node.lineno)))
         stack.extend([(node.target, ctx), (node.iter, ctx)])
         return False
 
@@ -541,14 +707,95 @@ class _Analysis:
         stack.extend((child, inner) for child in reversed(list(ast.iter_child_nodes(node))))
         return False
 
-    @staticmethod
-    def _record_assignment(node: ast.Assign | ast.AnnAssign, ctx: _Ctx) -> None:
-        """Record what a name is assigned (a later ``dropout_p=name`` looks it up)."""
-        if node.value is None:
+    def _record_assignment(self, node: ast.Assign | ast.AnnAssign, ctx: _Ctx) -> None:
+        """Record what a name is assigned (a later ``dropout_p=name`` looks it up), and what the value says of
+        grad: a module made not to require grad, one without parameters, a tensor that requires grad, a pool."""
+        value = node.value
+        if value is None:
             return
+        scope = ctx.scope
         for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
             if isinstance(target, ast.Name):
-                ctx.scope.assigned.setdefault(target.id, []).append((node.value, ctx.training, ctx.param_vars))
+                scope.assigned.setdefault(target.id, []).append((value, ctx.training, ctx.param_vars))
+                key: str | None = target.id
+            elif isinstance(target, ast.Attribute):
+                key = _dotted(target)
+                if (
+                    target.attr == "requires_grad"
+                    and isinstance(target.value, ast.Name)
+                    and isinstance(value, ast.Constant)
+                    and value.value is False
+                ):
+                    self._freeze(scope.param_sources.get(target.value.id), scope)
+                    continue
+                if (
+                    key is not None
+                    and scope.cls is not None
+                    and scope.name == "__init__"
+                    and key.startswith("self.")
+                    and _reads_self_training(value)
+                ):
+                    scope.cls.init_training[key] = node
+            else:
+                continue
+            if key is None or not isinstance(value, ast.Call):
+                continue
+            if self._made_frozen(value, scope):
+                self._freeze(key, scope)
+            qualname = self.imports.qualname(value.func)
+            if qualname in PARAMETER_FREE and not (
+                qualname in _AFFINE_BY_DEFAULT and any(kw.arg == "affine" for kw in value.keywords)
+            ):
+                scope.param_free.add(key)
+            elif qualname in _THREAD_POOLS:
+                scope.pools.add(key)
+                if scope.cls is not None and key.startswith("self."):
+                    scope.cls.pools.add(key)
+            if any(kw.arg == "requires_grad" and _is_true(kw.value) for kw in value.keywords) or _chain_has(
+                value, "requires_grad_", lambda call: not call.args or _is_true(call.args[0])
+            ):
+                scope.leaf_tensors.add(key)
+
+    def _made_frozen(self, value: ast.Call, scope: _Scope) -> bool:
+        """``X(...).requires_grad_(False)`` (anywhere in a chain), or ``copy.deepcopy(m)`` of a frozen ``m``."""
+        if _chain_has(value, "requires_grad_", lambda call: bool(call.args) and _is_false(call.args[0])):
+            return True
+        node: ast.expr = value
+        while isinstance(node, ast.Call):
+            if (_dotted(node.func) or "").endswith("deepcopy") and node.args:
+                return self._frozen(_dotted(node.args[0]), scope)
+            if not isinstance(node.func, ast.Attribute):
+                break
+            node = node.func.value
+        return False
+
+    @staticmethod
+    def _freeze(key: str | None, scope: _Scope) -> None:
+        if key is None:
+            return
+        scope.frozen.add(key)
+        if scope.cls is not None and key.startswith("self."):
+            scope.cls.frozen.add(key)
+
+    def _quiet_expr(self, node: ast.Expr, ctx: _Ctx) -> None:
+        """A statement with no trigger word: only ``m.requires_grad_(False)`` matters."""
+        value = node.value
+        if isinstance(value, ast.Call) and _chain_has(
+            value, "requires_grad_", lambda call: bool(call.args) and _is_false(call.args[0])
+        ):
+            self._freeze(_dotted_base(value), ctx.scope)
+
+    def _wants_grad(self, ctx: _Ctx) -> None:
+        """The code at ``ctx`` computes gradients on purpose: evaluation-without-no_grad says nothing of its
+        block (nor of the blocks around and inside it)."""
+        ctx.scope.wants_grad = True
+        ctx.scope.grad_paths.append(ctx.path)
+
+    def _expects_raise(self, node: ast.expr) -> bool:
+        if not isinstance(node, ast.Call):
+            return False
+        qualname = self.imports.qualname(node.func) or _dotted(node.func) or ""
+        return qualname in ("pytest.raises", "self.assertRaises", "self.assertRaisesRegex")
 
     def _assign(self, node: ast.Assign | ast.AnnAssign, ctx: _Ctx, stack: list) -> bool:
         value = node.value
@@ -562,33 +809,58 @@ class _Analysis:
                 continue
             name = target.id
             if isinstance(value, ast.Call):
-                if self.imports.qualname(value.func) == names.THREAD_POOL:
-                    scope.pools.add(name)
                 if self._parameter_source(value, scope):
                     scope.param_iterables.add(name)
                 base, mode = _mode_chain(value)
+                if (
+                    mode is None
+                    and self.all_full
+                    and isinstance(value.func, ast.Name)
+                    and any(d.returns_eval for d in self.index().by_name.get(value.func.id, ()))
+                ):
+                    base, mode = None, "eval"  # `model = load_model()`, which returns it in `eval()`
                 if mode is not None:  # `model = build().to(device).eval()`: the name holds a module in that mode
                     position = (node.lineno, node.col_offset)
                     scope.mode_calls.append((position, name, mode))
                     if base is not None and base != name and not self.imports.is_import(base.partition(".")[0]):
                         scope.mode_calls.append((position, base, mode))
-            if name in ctx.param_vars and self._mentions_grad_of(value, name) and ctx.grad != _OFF:
-                self.report(
+            if name in ctx.param_vars and self._mentions_grad_of(value, name) and ctx.grad not in (_OFF, _RAISES):
+                self._defer(
+                    ctx,
                     node,
                     "GM702",
                     f"`{name} = ...` rebinds the loop variable over parameters: the parameter is not updated; "
                     f"update it in place under `torch.no_grad()` (`{name} -= lr * {name}.grad`)",
+                    scope.param_sources.get(name),
                 )
         return True
 
     def _augassign(self, node: ast.AugAssign, ctx: _Ctx, stack: list) -> bool:
         target = node.target
-        if ctx.grad != _OFF and not ctx.scope.grad_off_statement:
+        if ctx.grad not in (_OFF, _RAISES) and not ctx.scope.grad_off_statement:
             if isinstance(target, ast.Name) and target.id in ctx.param_vars:
-                self._inplace_update(node, target.id)
+                self._inplace_update(node, target.id, ctx)
+            elif isinstance(target, ast.Name) and self._leaf_tensor(target.id, ctx.scope) and _reads_grad(node.value):
+                self._inplace_update(
+                    node, target.id, ctx
+                )  # `w -= lr * w.grad` on `w = torch.randn(..., requires_grad=True)`
             elif self._is_grad_of_parameter(target, ctx) and self._uses_parameters(node.value, ctx, 0):
-                self._clipping(node, _written(target))
+                self._clipping(node, _written(target), ctx)
         return True
+
+    @staticmethod
+    def _leaf_tensor(name: str, scope: _Scope) -> bool:
+        where: _Scope | None = scope
+        while where is not None:
+            if name in where.leaf_tensors:
+                return True
+            where = where.parent
+        return False
+
+    def _defer(self, ctx: _Ctx, node: ast.AST, code: str, message: str, source: str | None) -> None:
+        """A finding that holds only if the function runs with gradients on and the parameters require grad: known
+        once the whole module is walked."""
+        ctx.scope.deferred.append((node, code, message, source))
 
     # -- calls ---------------------------------------------------------------------------------------------------
 
@@ -601,9 +873,9 @@ class _Analysis:
         if isinstance(func, ast.Attribute) and qualname is None:
             self._method_call(call, func, ctx)
         elif isinstance(func, ast.Name) and not self.imports.is_import(func.id):
-            scope.model_calls.append((call, ctx.grad))
+            scope.model_calls.append((call, ctx.grad, ctx.path))
         if any(kw.arg == "requires_grad" and _is_true(kw.value) for kw in call.keywords):
-            scope.wants_grad = True
+            self._wants_grad(ctx)
         return True
 
     def _qualified_call(self, call: ast.Call, qualname: str, ctx: _Ctx) -> None:
@@ -636,7 +908,7 @@ class _Analysis:
         elif qualname in names.AUTOGRAD_BACKWARD:
             self._backward(call, ctx)
         elif qualname in names.AUTOGRAD_GRAD:
-            scope.wants_grad = True
+            self._wants_grad(ctx)
         elif qualname == names.IS_GRAD_ENABLED:
             scope.reads_grad_mode = True
         elif qualname == names.THREAD:
@@ -652,10 +924,20 @@ class _Analysis:
             self._backward(call, ctx)
             return
         if attr == "requires_grad_":
-            scope.wants_grad = scope.wants_grad or not call.args or _is_true(call.args[0])
+            if not call.args or _is_true(call.args[0]):
+                self._wants_grad(ctx)
+            elif _is_false(call.args[0]):
+                base = _dotted_base(receiver)
+                self._freeze(scope.param_sources.get(base, base) if base else None, scope)
+            return
+        if attr == "detach_" and isinstance(receiver, ast.Name) and receiver.id in ctx.param_vars:
+            self._freeze(scope.param_sources.get(receiver.id), scope)  # `for p in m.parameters(): p.detach_()`
             return
         if attr in _INPLACE and self._is_grad_of_parameter(receiver, ctx):
             self._grad_scaling(call, receiver, ctx)
+            return
+        if attr in ("submit", "map") and call.args and self._is_pool_expr(receiver, ctx):
+            self._thread(call, call.args[0], f"`{_written(receiver)}.{attr}`", ctx)
             return
         key = _dotted(receiver)
         if key is None or (isinstance(receiver, ast.Name) and self.imports.is_import(receiver.id)):
@@ -663,30 +945,50 @@ class _Analysis:
         if attr == "train":
             if _mode_set(call) == "train" and scope.eval_name is not None:
                 scope.train_calls.append((call, key))
-        elif attr in ("submit", "map") and _is_pool(receiver, scope) and call.args:
-            self._thread(call, call.args[0], f"`{key}.{attr}`", ctx)
         elif (
             attr in _INPLACE
             and isinstance(receiver, ast.Name)
-            and receiver.id in ctx.param_vars
-            and ctx.grad != _OFF
+            and (
+                receiver.id in ctx.param_vars
+                or (self._leaf_tensor(receiver.id, scope) and any(_reads_grad(arg) for arg in call.args))
+            )
+            and ctx.grad not in (_OFF, _RAISES)
             and not scope.grad_off_statement
         ):
-            self._inplace_update(call, receiver.id)
+            self._inplace_update(call, receiver.id, ctx)
         # `self.model(x)` calls the attribute `model`; `m.forward(x)` calls `m`: both may be a module's forward.
-        scope.model_calls.append((call, ctx.grad))
+        scope.model_calls.append((call, ctx.grad, ctx.path))
+
+    def _is_pool_expr(self, receiver: ast.expr, ctx: _Ctx) -> bool:
+        """A thread pool: a local name or ``self.x`` bound to one, or one made inline
+        (``ThreadPoolExecutor(4).map(...)``)."""
+        if isinstance(receiver, ast.Call):
+            return self.imports.qualname(receiver.func) in _THREAD_POOLS
+        key = _dotted(receiver)
+        if key is None:
+            return False
+        where: _Scope | None = ctx.scope
+        while where is not None:
+            if key in where.pools:
+                return True
+            where = where.parent
+        return (ctx.cls is not None and key in ctx.cls.pools) or (
+            ctx.scope.cls is not None and key in ctx.scope.cls.pools
+        )
 
     def _functional_dropout(self, call: ast.Call, qualname: str, ctx: _Ctx) -> None:
         training = _argument(call, "training", 2)
         short = _written(call.func)
         if training is None:
             if qualname in names.DROPOUT_TRAINING_DEFAULT_TRUE and not _splat(call):
-                self.report(
-                    call,
-                    "GM101",
-                    f"`{short}` without `training=` drops activations in evaluation too (`training` defaults to "
-                    "True): pass `training=self.training`",
-                )
+                ctx.scope.default_dropouts.append((call, short))
+        elif (
+            isinstance(training, ast.Attribute)
+            and ctx.cls is None
+            and ctx.scope.cls is not None
+            and _dotted(training) in ctx.scope.cls.init_training
+        ):
+            ctx.scope.init_training_dropouts.append((call, short, training))
         elif _is_true(training):
             self._dropout_true(call, short)
         elif isinstance(training, ast.Name):
@@ -701,7 +1003,7 @@ class _Analysis:
 
     def _backward(self, call: ast.Call, ctx: _Ctx) -> None:
         scope = ctx.scope
-        scope.wants_grad = True
+        self._wants_grad(ctx)
         if scope.eval_name is not None and not ctx.allow:
             self.report(
                 call,
@@ -712,31 +1014,34 @@ class _Analysis:
             )
 
     def _thread(self, call: ast.Call, worker: ast.expr, starter: str, ctx: _Ctx) -> None:
-        scope = ctx.scope
-        if scope.eval_name is not None or ctx.grad == _OFF or scope.grad_off_statement:
-            scope.threads.append((call, worker, starter))
+        ctx.scope.threads.append((call, worker, starter, ctx.grad))
 
-    def _inplace_update(self, node: ast.AST, name: str) -> None:
-        self.report(
+    def _inplace_update(self, node: ast.AST, name: str, ctx: _Ctx) -> None:
+        self._defer(
+            ctx,
             node,
             "GM701",
             f"in-place update of parameter `{name}` outside `no_grad` raises 'a leaf Variable that requires grad "
             "is being used in an in-place operation': wrap the update in `with torch.no_grad():`",
+            ctx.scope.param_sources.get(name),
         )
 
     def _grad_scaling(self, call: ast.Call, receiver: ast.expr, ctx: _Ctx) -> None:
-        if ctx.grad == _OFF or ctx.scope.grad_off_statement:
+        if ctx.grad in (_OFF, _RAISES) or ctx.scope.grad_off_statement:
             return
         if any(self._uses_parameters(arg, ctx, 0) for arg in [*call.args, *(kw.value for kw in call.keywords)]):
-            self._clipping(call, _written(receiver))
+            self._clipping(call, _written(receiver), ctx)
 
-    def _clipping(self, node: ast.AST, target: str) -> None:
-        self.report(
+    def _clipping(self, node: ast.AST, target: str, ctx: _Ctx) -> None:
+        name = target.split(".")[0]
+        self._defer(
+            ctx,
             node,
             "GM703",
             f"`{target}` scaled in place by a value computed from parameters outside `no_grad`: the gradient gets "
             "an autograd history; use `torch.nn.utils.clip_grad_norm_` or compute the scale under "
             "`torch.no_grad()`",
+            ctx.scope.param_sources.get(name),
         )
 
     # -- what an expression is -----------------------------------------------------------------------------------
@@ -748,8 +1053,9 @@ class _Analysis:
         if call is None and not as_decorator:
             return _FREE
         qualname = self.imports.qualname(target)
-        if qualname is None:
-            written = _dotted(target) or ""
+        if qualname is None or not qualname.startswith(("torch.", "gradmode_plugin.")):
+            # a project's own wrapper, named for what it does (yolov5's `smart_inference_mode`)
+            written = (qualname or _dotted(target) or "").rpartition(".")[2]
             return _OFF if "no_grad" in written or "inference_mode" in written else _FREE
         if qualname in names.NO_GRAD_CONTEXTS:
             return _OFF
@@ -844,7 +1150,13 @@ class _Analysis:
         following names assigned in the function a few steps back."""
         if isinstance(node, ast.Attribute) and node.attr in ("grad", "data") and isinstance(node.value, ast.Name):
             return False
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "detach":
+        if isinstance(node, ast.Attribute) and node.attr in _METADATA:
+            return False  # `scale.to(p.device)`: where the parameter is, not what it holds
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("detach", *_METADATA)
+        ):
             return False
         if isinstance(node, ast.Name):
             if node.id in ctx.param_vars:
@@ -867,7 +1179,16 @@ class _Analysis:
 
     def _decide(self, scope: _Scope) -> None:
         for call, value, _ in scope.sdpa_calls:
-            if self._drops_in_evaluation(value, scope, 0):
+            init = self._init_training_attribute(value, scope)
+            if init is not None:
+                self.report(
+                    call,
+                    "GM104",
+                    f"`dropout_p={_written(value)}`: `{_written(value)}` is computed from `self.training` in "
+                    f"`__init__` (line {init.lineno}), where it is always True, so attention weights are dropped "
+                    f"in evaluation too; use `dropout_p=p if self.training else 0.0` here",
+                )
+            elif self._drops_in_evaluation(value, scope, 0):
                 self.report(
                     call,
                     "GM104",
@@ -877,11 +1198,87 @@ class _Analysis:
         for call, short, name in scope.pending_dropouts:
             if self._constant_true(name.id, scope):
                 self._dropout_true(call, short)
+        for call, short in scope.default_dropouts:
+            if not self._zero_in_evaluation(_argument(call, "p", 1), scope):
+                self.report(
+                    call,
+                    "GM101",
+                    f"`{short}` without `training=` drops activations in evaluation too (`training` defaults to "
+                    "True): pass `training=self.training`",
+                )
+        for call, short, training in scope.init_training_dropouts:
+            init = scope.cls.init_training[_dotted(training) or ""] if scope.cls else None
+            self.report(
+                call,
+                "GM102",
+                f"`{short}(..., training={_written(training)})`: `{_written(training)}` is computed from "
+                f"`self.training` in `__init__` (line {getattr(init, 'lineno', '?')}), where it is always True: "
+                "activations are dropped in evaluation too; pass `training=self.training`",
+            )
         self._decide_train_calls(scope)
         self._decide_set_grad_statements(scope)
         self._decide_eval_loop(scope)
-        for call, worker, starter in scope.threads:
-            self._decide_thread(call, worker, starter, scope)
+        self._decide_deferred(scope)
+        for call, worker, starter, grad in scope.threads:
+            if (
+                scope.eval_name is not None
+                or grad == _OFF
+                or scope.grad_off_statement
+                or (grad == _FREE and self.effective_grad(scope) == _OFF)
+            ):
+                self._decide_thread(call, worker, starter, scope)
+
+    def _init_training_attribute(self, value: ast.expr, scope: _Scope) -> ast.AST | None:
+        """The ``__init__`` assignment of ``self.x`` from ``self.training`` that a ``dropout_p=self.x`` reads."""
+        if scope.cls is None or not isinstance(value, ast.Attribute):
+            return None
+        return scope.cls.init_training.get(_dotted(value) or "")
+
+    def _zero_in_evaluation(self, p: ast.expr | None, scope: _Scope) -> bool:
+        """Whether a dropout probability is 0 whenever it matters: a name set to 0 under a test of training
+        (``if not training: dropout_p = 0.0``, as torch's own functional attention does), or a parameter whose
+        default is 0 that no call in the module passes anything else for (noise dropout a sampler's caller opts
+        into)."""
+        if not isinstance(p, ast.Name):
+            return False
+        if any(under_training and _is_zero(value) for value, under_training, _ in scope.assigned.get(p.id, ())):
+            return True
+        while scope.parent is not None and p.id not in scope.params and p.id not in scope.assigned:
+            scope = scope.parent  # a closure's probability is its enclosing function's
+        node = scope.node
+        if not isinstance(node, _FUNCTIONS) or p.id not in scope.params or p.id in scope.assigned:
+            return False
+        if not _zero_default(node, p.id):
+            return False
+        definition = self._definition(scope)
+        if definition is None:
+            return False
+        for caller, _, call in self.index().callers(definition):
+            if call is None:
+                continue
+            passed = next((kw.value for kw in call.keywords if kw.arg == p.id), None)
+            if passed is None or _is_zero(passed):
+                continue
+            if (
+                isinstance(passed, ast.Name)
+                and caller is not None
+                and passed.id in _parameters(caller.node)
+                and _zero_default(caller.node, passed.id)
+            ):
+                continue  # handed on from the caller's own parameter, 0 by default
+            return False
+        return True
+
+    def _decide_deferred(self, scope: _Scope) -> None:
+        """In-place parameter updates and hand-written clipping: findings where the parameters require grad and
+        the function runs with gradients on (not called only under ``no_grad``)."""
+        if not scope.deferred:
+            return
+        if self.effective_grad(scope) == _OFF:
+            return
+        for node, code, message, source in scope.deferred:
+            if not self._frozen(source, scope):
+                self.report(node, code, message, scope)
 
     def _drops_in_evaluation(self, value: ast.expr, scope: _Scope, depth: int) -> bool:
         """Whether a ``dropout_p`` value is non-zero whatever the module's mode. Unknown values (calls, names
@@ -936,10 +1333,24 @@ class _Analysis:
 
     def _decide_set_grad_statements(self, scope: _Scope) -> None:
         statements = scope.set_grad_statements
-        if not statements or scope is self.module or scope.name in _CONTEXT_METHODS or scope.reads_grad_mode:
-            return  # a script's top-level switch; a context manager's own enter/exit; a function that saves the mode
+        if not statements or scope.name in _CONTEXT_METHODS or scope.reads_grad_mode:
+            return  # a context manager's own enter/exit; a function that saves the mode
         if any(not (call.args and isinstance(call.args[0], ast.Constant)) for call in statements):
             return  # the function saves and restores the mode itself (`set_grad_enabled(previous)`)
+        if scope is self.module:
+            if self._library_module():
+                for call in statements:
+                    self.report(
+                        call,
+                        "GM401",
+                        f"`{_written(call)}` at the top level of a module that is imported, not run: it sets grad "
+                        "mode for the whole program that imports it; use `with torch.no_grad():` (or a decorator) "
+                        "around the code it is meant for",
+                    )
+            return  # a script's top-level switch
+        definition = self._definition(scope)
+        if definition is not None and definition.parent is None and self.index().only_from_main(definition):
+            return  # a script's `main()`: the mode it sets ends with the program
         for call in statements:
             self.report(
                 call,
@@ -948,41 +1359,214 @@ class _Analysis:
                 f"exception): use `with {_written(call)}:` around the code it is meant for",
             )
 
+    def _library_module(self) -> bool:
+        """Whether a module is imported rather than run: a module of a package (an ``__init__.py`` beside it) whose
+        top level only imports, defines and assigns (no call other than setting grad mode, no loop, no ``__main__``
+        block)."""
+        folder = os.path.dirname(self.path) or "."
+        if os.path.basename(self.path) == "__main__.py" or not os.path.isfile(os.path.join(folder, "__init__.py")):
+            return False
+        tree = self.tree if self.whole else ast.parse(self.source, filename=self.path)
+        for stmt in tree.body:
+            if isinstance(stmt, (ast.Import, ast.ImportFrom, *_FUNCTIONS, ast.ClassDef, ast.Assign, ast.AnnAssign)):
+                continue
+            if isinstance(stmt, ast.Expr) and (
+                isinstance(stmt.value, ast.Constant)
+                or (
+                    isinstance(stmt.value, ast.Call)
+                    and self.imports.qualname(stmt.value.func) == names.SET_GRAD_ENABLED
+                )
+            ):
+                continue
+            if isinstance(stmt, ast.Try) and all(
+                isinstance(sub, (ast.Import, ast.ImportFrom, ast.Assign, ast.Pass))
+                for block in (stmt.body, *(h.body for h in stmt.handlers))
+                for sub in block
+            ):
+                continue
+            return False
+        return True
+
     def _decide_eval_loop(self, scope: _Scope) -> None:
-        if (
-            scope.lightning
-            or scope.wants_grad
-            or scope.decorator_grad != _FREE
-            or scope.grad_off_statement
-            or not any(mode == "eval" for _, _, mode in scope.mode_calls)
-        ):
+        if scope.lightning or scope.grad_off_statement or not any(mode == "eval" for _, _, mode in scope.mode_calls):
+            return
+        if scope.decorator_grad != _FREE:
             return
         reported: set[str] = set()
         modes = sorted(scope.mode_calls)
-        for call, grad in sorted(scope.model_calls, key=lambda item: (item[0].lineno, item[0].col_offset)):
-            if grad != _FREE:
-                continue
-            func = call.func
-            target = func.value if isinstance(func, ast.Attribute) and func.attr == "forward" else func
-            key = _dotted(target)
-            if key is None or key in reported:
+        effective: int | None = None
+        for call, grad, path in sorted(scope.model_calls, key=lambda item: (item[0].lineno, item[0].col_offset)):
+            if grad != _FREE or _excused(path, scope.grad_paths):
                 continue
             position = (call.lineno, call.col_offset)
-            last = None
-            for at, other, mode in modes:
-                if at >= position:
-                    break
-                if other == key:
-                    last = (at, mode)
+            key = self._forward_of(call.func, scope.cls)
+            passed = None if key is not None else self._passed_to_function(call, modes, position)
+            if passed is not None:
+                key, callee, inner = passed
+            if key is None or key in reported or self._frozen(key, scope):
+                continue
+            last = _last_mode(modes, key, position)
             if last is None or last[1] != "eval":
                 continue
+            if effective is None:
+                effective = self.effective_grad(scope)
+            if effective != _FREE:
+                return
             reported.add(key)
+            if passed is None:
+                message = (
+                    f"`{_written(call.func)}(...)` after `{key}.eval()` (line {last[0][0]}) runs with gradients on: "
+                    "`eval()` does not turn them off; use `with torch.no_grad():` (or `torch.inference_mode()`) "
+                    "around it, or decorate the function with `@torch.no_grad()`"
+                )
+            else:
+                message = (
+                    f"`{_written(call.func)}({key}, ...)` after `{key}.eval()` (line {last[0][0]}) runs "
+                    f"`{_written(inner.func)}(...)` in `{callee}` (line {inner.lineno}) with gradients on: `eval()` "
+                    "does not turn them off; use `with torch.no_grad():` around this call, or decorate "
+                    f"`{callee}` with `@torch.no_grad()`"
+                )
+            self.report(call, "GM501", message, scope)
+
+    def _forward_of(self, func: ast.expr, cls: _Class | None = None) -> str | None:
+        """The module a call runs the forward of: ``m`` for ``m(x)`` and ``m.forward(x)``, and for
+        ``m.encode_image(x)`` where this file defines a plain ``encode_image`` (see ``FORWARD_METHODS``) other than
+        the calling class's own (a wrapper's ``decode`` calling its wrapped model's)."""
+        if isinstance(func, ast.Attribute):
+            if func.attr == "forward":
+                return _dotted(func.value)
+            if func.attr in FORWARD_METHODS and self.all_full:
+                own = cls.name if cls is not None and isinstance(func.value, ast.Attribute) else None
+                defined = [d for d in self.index().by_name.get(func.attr, ()) if own is None or d.cls != own]
+                if defined and all(d.decorator_grad == _FREE for d in defined):
+                    return _dotted(func.value)
+        return _dotted(func)
+
+    def _passed_to_function(
+        self, call: ast.Call, modes: list[tuple[tuple[int, int], str, str]], position: tuple[int, int]
+    ) -> tuple[str, str, ast.Call] | None:
+        """``evaluate(model, loader)`` after ``model.eval()``, where ``evaluate`` (a function of this module) runs
+        its parameter's forward without ``no_grad``: (the module passed, the function, the forward there)."""
+        if not isinstance(call.func, ast.Name) or not self.all_full:
+            return None
+        candidates = [d for d in self.index().by_name.get(call.func.id, ()) if d.cls is None and d.parent is None]
+        if len(candidates) != 1:
+            return None
+        definition = candidates[0]
+        node = definition.node
+        if definition.decorator_grad != _FREE or is_lightning_evaluation(node.name):
+            return None
+        positional = [arg.arg for arg in [*node.args.posonlyargs, *node.args.args]]
+        for index, arg in enumerate(call.args):
+            if isinstance(arg, ast.Starred):
+                return None
+            key = _dotted(arg)
+            if key is None or index >= len(positional):
+                continue
+            last = _last_mode(modes, key, position)
+            if last is None or last[1] != "eval":
+                continue
+            inner = self._runs_forward_of(node, positional[index])
+            if inner is not None:
+                return key, node.name, inner
+        return None
+
+    def _runs_forward_of(self, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> ast.Call | None:
+        """The first call of ``name``'s forward in a function outside ``no_grad``, where the function neither
+        computes gradients nor sets the module's mode itself."""
+        found: ast.Call | None = None
+        stack: list[tuple[ast.AST, int]] = [(stmt, _FREE) for stmt in reversed(node.body)]
+        while stack:
+            sub, grad = stack.pop()
+            if isinstance(sub, (*_FUNCTIONS, ast.ClassDef, ast.Lambda)):
+                continue
+            if isinstance(sub, (ast.With, ast.AsyncWith)):
+                for item in sub.items:
+                    grad = self._grad_of(item.context_expr) or grad
+            if isinstance(sub, ast.Call):
+                func = sub.func
+                qualname = self.imports.qualname(func)
+                if qualname in names.AUTOGRAD_GRAD or qualname in names.AUTOGRAD_BACKWARD:
+                    return None
+                if isinstance(func, ast.Attribute) and func.attr in ("backward", "train", "eval", "requires_grad_"):
+                    return None
+                if found is None and grad == _FREE and self._forward_of(func) == name:
+                    found = sub
+            children = list(ast.iter_child_nodes(sub))
+            stack.extend((child, grad) for child in reversed(children))
+        return found
+
+    def _wants_grad_at(self, definition: Def) -> bool:
+        node = definition.node
+        return any(
+            scope.wants_grad
+            for scope in self.scopes
+            if scope.node is not None and getattr(scope.node, "lineno", None) == node.lineno and scope.name == node.name
+        )
+
+    def _decide_classes(self) -> None:
+        """``self.vocoder.eval()`` in one method (``__init__``), ``self.vocoder(x)`` in another that runs without
+        ``no_grad``: the module is in evaluation wherever the class runs it, unless it is put back in training."""
+        by_class: dict[int, list[_Scope]] = {}
+        for scope in self.scopes:
+            if (
+                scope.cls is not None
+                and isinstance(scope.node, _FUNCTIONS)
+                and scope.cls.methods.get(scope.name) is scope.node
+            ):
+                by_class.setdefault(id(scope.cls), []).append(scope)
+        for methods in by_class.values():
+            evaluated: dict[str, tuple[int, str]] = {}
+            trained: set[str] = set()
+            for method in methods:
+                for at, key, mode in method.mode_calls:
+                    if not key.startswith("self."):
+                        continue
+                    if mode == "eval":
+                        evaluated.setdefault(key, (at[0], method.name))
+                    else:
+                        trained.add(key)
+            keys = {key: where for key, where in evaluated.items() if key not in trained}
+            if not keys:
+                continue
+            for method in methods:
+                self._decide_class_method(method, keys)
+
+    def _decide_class_method(self, method: _Scope, keys: dict[str, tuple[int, str]]) -> None:
+        name = method.name.lower()
+        if (
+            method.lightning
+            or method.wants_grad
+            or method.decorator_grad != _FREE
+            or method.grad_off_statement
+            or method.name in ("forward", "__call__", "__init__")
+            or any(word in name for word in ("train", "loss", "fit", "backward", "optim", "update"))
+        ):
+            return  # training code (a frozen teacher or a perceptual loss may need gradients through it)
+        definition = self._definition(method)
+        if definition is not None and any(
+            caller is not None and self._wants_grad_at(caller) for caller, _, _ in self.index().callers(definition)
+        ):
+            return  # also run where gradients are computed on purpose (an attack's forward-and-gradient)
+        own = {key for _, key, _ in method.mode_calls}
+        reported: set[str] = set()
+        for call, grad, _ in method.model_calls:
+            key = self._forward_of(call.func, method.cls)
+            if grad != _FREE or key not in keys or key in own or key in reported:
+                continue
+            if method.cls is not None and key in method.cls.frozen:
+                continue
+            if self.effective_grad(method) != _FREE:
+                return
+            reported.add(key)
+            line, where = keys[key]
             self.report(
                 call,
                 "GM501",
-                f"`{_written(call.func)}(...)` after `{key}.eval()` (line {last[0][0]}) runs with gradients on: "
-                "`eval()` does not turn them off; use `with torch.no_grad():` (or `torch.inference_mode()`) around "
-                "it, or decorate the function with `@torch.no_grad()`",
+                f"`{_written(call.func)}(...)` runs with gradients on, and `{key}` is in evaluation: `{key}.eval()` "
+                f"in `{where}` (line {line}) does not turn them off; use `with torch.no_grad():` around it, or "
+                f"decorate `{method.name}` with `@torch.no_grad()`",
+                method,
             )
 
     def _decide_thread(self, call: ast.Call, worker: ast.expr, starter: str, scope: _Scope) -> None:
@@ -1000,12 +1584,15 @@ class _Analysis:
             function = self._resolve_function(target, scope)
             if function is None or self._enters_no_grad(function):
                 return  # a worker we cannot see is given the benefit of the doubt
+            if not self._may_run_torch(function):
+                return  # only library calls on plain data (numpy, a codec): grad mode changes nothing there
         where = scope.where() if scope.eval_name is not None else f"`{scope.name}` (under `no_grad`)"
         self.report(
             call,
             "GM801",
             f"{starter} worker `{_written(worker)}` started in {where} runs with gradients on (grad mode is "
             "thread-local): enter `with torch.no_grad():` (or `torch.inference_mode()`) inside the worker",
+            scope,
         )
 
     def _resolve_function(self, node: ast.expr, scope: _Scope) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
@@ -1025,6 +1612,26 @@ class _Analysis:
             return scope.cls.methods.get(node.attr)
         return None
 
+    def _may_run_torch(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """Whether a worker may compute with tensors: it calls torch, or a method of something not imported (a
+        model, a tensor it is given)."""
+        for node in ast.walk(function):
+            if not isinstance(node, ast.Call):
+                continue
+            qualname = self.imports.qualname(node.func)
+            if qualname is not None:
+                if qualname.startswith("torch"):
+                    return True
+                continue
+            root = node.func
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(node.func, ast.Attribute) and isinstance(root, ast.Name):
+                return True
+            if isinstance(node.func, ast.Name) and node.func.id not in _BUILTINS:
+                return True
+        return False
+
     def _enters_no_grad(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         if any(self._grad_of(decorator, as_decorator=True) == _OFF for decorator in function.decorator_list):
             return True
@@ -1039,11 +1646,114 @@ class _Analysis:
         return False
 
 
-def _is_pool(receiver: ast.expr, scope: _Scope) -> bool:
-    return isinstance(receiver, ast.Name) and receiver.id in scope.pools
+def _in_test(scope: _Scope | None) -> bool:
+    """Whether code is in a test function (``test_*``), or a function nested in one."""
+    while scope is not None:
+        if is_test_function(scope.name):
+            return True
+        scope = scope.parent
+    return False
 
 
-def check_source(source: str | bytes, path: str, eval_functions: tuple[str, ...] = ()) -> list[Finding]:
+def _excused(path: tuple[int, ...], grad_paths: list[tuple[int, ...]]) -> bool:
+    """Whether code at ``path`` shares a block with code that computes gradients on purpose (one inside the
+    other): a ``backward()`` in the ``train`` branch or loop says nothing of the ``valid`` one."""
+    return any(path[: len(wanted)] == wanted or wanted[: len(path)] == path for wanted in grad_paths)
+
+
+def _last_mode(
+    modes: list[tuple[tuple[int, int], str, str]], key: str, position: tuple[int, int]
+) -> tuple[tuple[int, int], str] | None:
+    last = None
+    for at, other, mode in modes:
+        if at >= position:
+            break
+        if other == key:
+            last = (at, mode)
+    return last
+
+
+def _reads_self_training(node: ast.expr) -> bool:
+    return any(
+        isinstance(sub, ast.Attribute)
+        and sub.attr == "training"
+        and isinstance(sub.value, ast.Name)
+        and sub.value.id == "self"
+        for sub in ast.walk(node)
+    )
+
+
+def _reads_grad(node: ast.expr) -> bool:
+    return any(isinstance(sub, ast.Attribute) and sub.attr == "grad" for sub in ast.walk(node))
+
+
+def _is_false(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Constant) and node.value is False
+
+
+def _is_zero(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Constant) and not isinstance(node.value, bool) and node.value == 0
+
+
+def _zero_default(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, name: str) -> bool:
+    """Whether a parameter defaults to 0 (or None)."""
+    args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = dict(zip([arg.arg for arg in positional[len(positional) - len(args.defaults) :]], args.defaults))
+    defaults.update(
+        {arg.arg: default for arg, default in zip(args.kwonlyargs, args.kw_defaults) if default is not None}
+    )
+    value = defaults.get(name)
+    return value is not None and (_is_zero(value) or (isinstance(value, ast.Constant) and value.value is None))
+
+
+def _chain_has(node: ast.expr, attr: str, check) -> bool:  # type: ignore[no-untyped-def]
+    """Whether a chain of calls (``m.eval().requires_grad_(False).to(d)``) has a call of ``attr`` passing
+    ``check``."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr == attr and check(node):
+            return True
+        node = node.func.value
+    return False
+
+
+def _chain_base(node: ast.expr) -> str | None:
+    """The module a chain of calls starts from: ``m`` for ``m.named_parameters()``, ``self.m`` for
+    ``self.m.eval().requires_grad_(False)``."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        node = node.func.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:  # `list(m.parameters())`
+        return _chain_base(node.args[-1])
+    return _dotted(node)
+
+
+def _dotted_base(node: ast.expr) -> str | None:
+    return _chain_base(node)
+
+
+def _loop_sources(target: ast.expr, iterable: ast.expr) -> dict[str, str | None]:
+    """Loop variable -> the module whose parameters it walks: ``for p_ema, p in zip(ema.parameters(),
+    model.parameters())`` gives ``{"p_ema": "ema", "p": "model"}``."""
+    if isinstance(target, ast.Name):
+        return {target.id: _chain_base(iterable)}
+    if not isinstance(target, ast.Tuple) or not isinstance(iterable, ast.Call):
+        return {}
+    func = iterable.func
+    if isinstance(func, ast.Name) and func.id == "zip":
+        found: dict[str, str | None] = {}
+        for elt, arg in zip(target.elts, iterable.args):
+            found.update(_loop_sources(elt, arg))
+        return found
+    if isinstance(func, ast.Name) and func.id == "enumerate" and len(target.elts) == 2 and iterable.args:
+        return _loop_sources(target.elts[1], iterable.args[0])
+    if isinstance(func, ast.Attribute) and func.attr == "named_parameters" and len(target.elts) == 2:
+        return _loop_sources(target.elts[1], func.value)
+    return {}
+
+
+def check_source(
+    source: str | bytes, path: str, eval_functions: tuple[str, ...] = (), tests: bool = False
+) -> list[Finding]:
     """Every finding in a module's source, sorted by position (``noqa`` not applied).
 
     Raises:
@@ -1054,8 +1764,9 @@ def check_source(source: str | bytes, path: str, eval_functions: tuple[str, ...]
     try:
         # threads: a worker may be any function of the module; an aliased trigger name: the alias is found in
         # the imports, once parsed
-        whole = b"Thread" in data or aliased_import(data)
+        # `.eval()`: the module may be run in any function, and followed into the functions it is passed to
+        whole = b"Thread" in data or aliased_import(data) or triggers.any_eval()
         tree = parse_relevant(data, triggers, whole, path)
     except ValueError as err:  # null bytes
         raise SyntaxError(str(err)) from err
-    return _Analysis(tree, data, triggers, path, eval_functions).run()
+    return _Analysis(tree, data, triggers, path, eval_functions, tests, whole).run()

@@ -43,6 +43,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--eval-functions", type=_codes, default=[], metavar="NAMES", help="further evaluation function names"
     )
+    parser.add_argument(
+        "--tests", action="store_true", help="also check test code for GM501 and GM801 (off there by default)"
+    )
     parser.add_argument("--list-rules", action="store_true", help="print the rules and exit")
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
     return parser
@@ -71,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if missing:
         parser.exit(EXIT_USAGE, f"gradmode-lint: error: no such file or folder: {', '.join(missing)}\n")
     files = python_files(paths, [*settings.exclude, *args.exclude], settings.root)
-    result = lint_files(files, codes, (*settings.eval_functions, *args.eval_functions))
+    result = lint_files(files, codes, (*settings.eval_functions, *args.eval_functions), settings.tests or args.tests)
     sys.stdout.write(render(result.findings, args.format))
     for path, reason in result.unparsable:
         sys.stderr.write(f"gradmode-lint: {path}: skipped, {reason}\n")
@@ -80,4 +83,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"gradmode-lint: {len(result.findings)} finding(s) in {len({f.path for f in result.findings})} "
             f"file(s), {result.files} file(s) checked\n"
         )
-    return EXIT_FINDINGS if result.findings and not args.exit_zero else EXIT_CLEAN
+    # a file that could not be read was not checked: not a clean run
+    failed = result.findings or result.unparsable
+    return EXIT_FINDINGS if failed and not args.exit_zero else EXIT_CLEAN

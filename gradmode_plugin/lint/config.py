@@ -10,6 +10,7 @@ Example ``pyproject.toml``::
     ignore = ["GM401"]
     exclude = ["tests/fixtures", "legacy/*.py"]
     eval-functions = ["evaluate", "run_*_eval"]
+    tests = true
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ KEYS: Final[dict[str, str]] = {
     "ignore": "rule codes or prefixes not to check",
     "exclude": "paths or glob patterns, relative to the pyproject.toml, not to check",
     "eval-functions": "names (glob patterns) of further evaluation functions, checked like a validation_step",
+    "tests": "true: also check test code (test_*.py, *_test.py, conftest.py, test/tests/testing folders, test_* "
+    "functions) for GM501 and GM801, which are off there by default",
 }
 
 
@@ -44,6 +47,7 @@ class Settings:
         ignore: codes or prefixes not to check.
         exclude: path patterns not to check, relative to ``root``.
         eval_functions: further names of evaluation functions (glob patterns).
+        tests: whether test code is checked for the rules quiet there by default (``TEST_QUIET_CODES``).
         root: the folder exclude patterns are relative to.
         source: the ``pyproject.toml`` the settings came from, if any.
     """
@@ -52,6 +56,7 @@ class Settings:
     ignore: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     eval_functions: tuple[str, ...] = ()
+    tests: bool = False
     root: Path = dataclasses.field(default_factory=Path.cwd)
     source: Path | None = None
 
@@ -115,7 +120,10 @@ def load_settings(config: Path | None = None, start: Path | None = None) -> Sett
     if unknown:
         allowed = "; ".join(f"{key}: {meaning}" for key, meaning in KEYS.items())
         raise ConfigError(f"{path}: [tool.{TABLE}] has no setting {', '.join(map(repr, unknown))}; allowed: {allowed}")
-    values = {key: _strings(path, key, value) for key, value in table.items()}
+    tests = table.get("tests", False)
+    if not isinstance(tests, bool):
+        raise ConfigError(f"{path}: [tool.{TABLE}] tests must be true or false, not {tests!r}")
+    values = {key: _strings(path, key, value) for key, value in table.items() if key != "tests"}
     try:
         select_codes(values.get("select"), values.get("ignore", ()))
     except ValueError as err:
@@ -125,6 +133,7 @@ def load_settings(config: Path | None = None, start: Path | None = None) -> Sett
         ignore=values.get("ignore", ()),
         exclude=values.get("exclude", ()),
         eval_functions=values.get("eval-functions", ()),
+        tests=tests,
         root=path.parent,
         source=path,
     )

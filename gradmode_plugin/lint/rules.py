@@ -171,7 +171,22 @@ RULES: Final[tuple[Rule, ...]] = (
         "enter `with torch.no_grad():` (or `torch.inference_mode()`) inside the worker",
         "graph_built",
     ),
+    Rule(
+        "GM999",
+        "file-not-parsed",
+        "a file that cannot be parsed: a syntax error, or bytes that are not text in its encoding",
+        "nothing in the file was checked: a hook or CI run that only counted findings would pass code it never read",
+        "fix the syntax (or declare the encoding); exclude the file if it is not Python meant to run",
+        None,
+    ),
 )
+
+#: Codes that only cost a test's own memory when the bug is in a test (a graph recorded while a test evaluates a
+#: small model, a worker thread with gradients on): off in test files and test functions unless ``tests = true``.
+#: The rules whose bug changes results (dropout that trains, ``.train()`` in evaluation) apply in tests too.
+TEST_QUIET_CODES: Final[frozenset[str]] = frozenset({"GM501", "GM801"})
+#: The code of a file that cannot be parsed.
+UNPARSABLE: Final = "GM999"
 
 RULES_BY_CODE: Final[dict[str, Rule]] = {rule.code: rule for rule in RULES}
 

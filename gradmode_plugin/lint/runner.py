@@ -14,33 +14,48 @@ from collections.abc import Iterable
 
 from gradmode_plugin.lint.analysis import Finding, check_source
 from gradmode_plugin.lint.noqa import suppressed
+from gradmode_plugin.lint.rules import UNPARSABLE
 from gradmode_plugin.lint.triggers import may_find
 
 
 @dataclasses.dataclass
 class LintResult:
-    """What a run found: findings (sorted, ``noqa`` applied), how many files were checked, and those that could
-    not be read or parsed (path, reason)."""
+    """What a run found: findings (sorted, ``noqa`` applied; a file that does not parse is a ``GM999`` finding),
+    how many files were checked, and those that could not be read (path, reason)."""
 
     findings: list[Finding] = dataclasses.field(default_factory=list)
     files: int = 0
     unparsable: list[tuple[str, str]] = dataclasses.field(default_factory=list)
 
 
-def lint_files(paths: Iterable[str], codes: frozenset[str], eval_functions: tuple[str, ...] = ()) -> LintResult:
-    """Check every file in ``paths`` for the rules in ``codes``."""
+def lint_files(
+    paths: Iterable[str], codes: frozenset[str], eval_functions: tuple[str, ...] = (), tests: bool = False
+) -> LintResult:
+    """Check every file in ``paths`` for the rules in ``codes``; ``tests``: also the rules quiet in test code."""
     # A syntax tree is millions of objects without cycles, freed with its file: the cycle collector would only
     # walk them again and again (a quarter of the parse time).
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _lint_files(paths, codes, eval_functions)
+        return _lint_files(paths, codes, eval_functions, tests)
     finally:
         if enabled:
             gc.enable()
 
 
-def _lint_files(paths: Iterable[str], codes: frozenset[str], eval_functions: tuple[str, ...]) -> LintResult:
+def _unparsable(path: str, line: int, col: int, reason: str) -> Finding:
+    return Finding(
+        path,
+        max(line, 1),
+        max(col, 1),
+        UNPARSABLE,
+        f"{reason}: nothing in this file was checked; fix it, or exclude it",
+    )
+
+
+def _lint_files(
+    paths: Iterable[str], codes: frozenset[str], eval_functions: tuple[str, ...], tests: bool
+) -> LintResult:
     result = LintResult()
     for path in paths:
         result.files += 1
@@ -50,17 +65,14 @@ def _lint_files(paths: Iterable[str], codes: frozenset[str], eval_functions: tup
         except OSError as err:
             result.unparsable.append((path, f"cannot be read: {err.strerror}"))
             continue
-        if not may_find(source):  # no rule's word in it: no finding, and parsing is most of the time
-            continue
-        try:
-            findings = check_source(source, path, eval_functions)
-        except SyntaxError as err:
-            where = f"{err.lineno}:{err.offset or 0}: " if err.lineno else ""
-            result.unparsable.append((path, f"{where}cannot be parsed: {err.msg}"))
-            continue
-        except RecursionError:
-            result.unparsable.append((path, "nested too deeply to be parsed"))
-            continue
+        findings = _undecodable(source, path)
+        if not findings and may_find(source):  # no rule's word in it: no finding, and parsing is most of the time
+            try:
+                findings = check_source(source, path, eval_functions, tests)
+            except SyntaxError as err:
+                findings = [_unparsable(path, err.lineno or 1, err.offset or 1, f"cannot be parsed: {err.msg}")]
+            except RecursionError:
+                findings = [_unparsable(path, 1, 1, "nested too deeply to be parsed")]
         findings = [finding for finding in findings if finding.code in codes]
         if findings:
             lines = source.decode("utf-8", errors="replace").splitlines()
@@ -70,3 +82,17 @@ def _lint_files(paths: Iterable[str], codes: frozenset[str], eval_functions: tup
                 if not (finding.line <= len(lines) and suppressed(lines[finding.line - 1], finding.code))
             )
     return result
+
+
+def _undecodable(source: bytes, path: str) -> list[Finding]:
+    """Bytes that are not text, in every file (also those not parsed because they name no rule's word): decoding is
+    fast, parsing is not. A declared encoding other than UTF-8 is left to the parser, which reads the declaration."""
+    try:
+        source.decode("utf-8")
+    except UnicodeDecodeError as err:
+        if b"coding" in source[:400]:
+            return []
+        line = source.count(b"\n", 0, err.start) + 1
+        col = err.start - (source.rfind(b"\n", 0, err.start) + 1) + 1
+        return [_unparsable(path, line, col, f"cannot be decoded as UTF-8: byte {source[err.start]:#x}")]
+    return []

@@ -59,7 +59,7 @@ def test_select_and_ignore_by_code_or_prefix(project: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--select", "GM9"], "select: 'GM9' is no rule code or prefix of one; codes are GM101,"),
+        (["--select", "GM0"], "select: 'GM0' is no rule code or prefix of one; codes are GM101,"),
         (["--ignore", "E501"], "ignore: 'E501' is no rule code"),
         (["--format", "xml"], "argument --format: invalid choice: 'xml'"),
         (["missing.py"], "no such file or folder: missing.py"),
@@ -199,7 +199,7 @@ def test_an_evaluation_function_that_restores_training_mode(tmp_path: Path) -> N
     [
         ('selct = ["GM1"]', "[tool.gradmode-lint] has no setting 'selct'; allowed: select:"),
         ('select = "GM1"', '[tool.gradmode-lint] select must be a list of strings, e.g. select = ["..."]'),
-        ('ignore = ["GM999"]', "ignore: 'GM999' is no rule code or prefix of one"),
+        ('ignore = ["GM998"]', "ignore: 'GM998' is no rule code or prefix of one"),
         ("select = [", "not valid TOML"),
     ],
 )
@@ -222,10 +222,21 @@ def test_folders_skip_environments_and_build_output(tmp_path: Path) -> None:
     assert {path for path, _, _ in run_lint(tmp_path, "script", ".venv/m.py").findings()} == {"script", ".venv/m.py"}
 
 
-def test_unparsable_file_is_reported_and_skipped(tmp_path: Path) -> None:
+def test_a_file_that_does_not_parse_is_a_finding_that_fails_the_run(tmp_path: Path) -> None:
+    """A syntax error, or bytes that are not UTF-8, is GM999 at its position (exit 1), selectable and ignorable;
+    a file in a declared encoding that decodes is not."""
     (tmp_path / "broken.py").write_text("def f(:\n    F.dropout(x)\n")
+    (tmp_path / "latin.py").write_bytes(b"import torch\nname = 'caf\xe9'\n")
+    (tmp_path / "declared.py").write_bytes(b"# -*- coding: latin-1 -*-\nimport torch\nname = 'caf\xe9'\n")
     run = run_lint(tmp_path, ".")
-    assert run.returncode == 0 and "broken.py: skipped, 1:7: cannot be parsed" in run.stderr, run.stderr
+    assert run.findings() == {("broken.py", 1, "GM999"), ("latin.py", 2, "GM999")}, run.stdout
+    assert run.returncode == 1
+    assert "broken.py:1:7: GM999 cannot be parsed: invalid syntax" in run.stdout
+    assert "latin.py:2:12: GM999 cannot be decoded as UTF-8: byte 0xe9" in run.stdout
+    assert run_lint(tmp_path, ".", "--ignore", "GM999").returncode == 0
+    assert run_lint(tmp_path, ".", "--select", "GM9").findings() == run.findings()
+    (tmp_path / "broken.py").write_text("def f(:  # noqa: GM999\n    pass\n")
+    assert ("broken.py", 1, "GM999") not in run_lint(tmp_path, ".").findings()
 
 
 def test_imports_neither_torch_nor_lightning(project: Path) -> None:

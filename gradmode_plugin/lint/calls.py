@@ -1,0 +1,226 @@
+"""Who calls what within one file, and the grad mode at each call: what lets a function inherit the ``no_grad`` of
+its callers (an ``encode_prompt`` called only from a ``@torch.no_grad()`` ``__call__``), a nested function that of
+the function around it, and a module's ``forward`` that of the methods calling ``self(...)``.
+
+One walk over the whole module, made only when a decision needs it (a finding about to be made), then cached.
+
+Example:
+    >>> import ast
+    >>> tree = ast.parse("import torch\\n@torch.no_grad()\\ndef outer():\\n    inner()\\ndef inner():\\n    pass\\n")
+    >>> index = CallIndex(tree, lambda node, as_decorator=False: 1 if "no_grad" in ast.unparse(node) else 0)
+    >>> index.effective(index.find(5, "inner"))
+    1
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from typing import Final
+
+_FREE: Final = 0
+_OFF: Final = 1
+_FUNCTIONS: Final = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+#: How a call names its callee: ("fn", name), ("self", class, method) or ("attr", method) for ``obj.method(...)``.
+CalleeKey = tuple[str, ...]
+
+
+class Def:
+    """A function or method of the module: where it is, what its decorators and the ``with`` blocks around its
+    ``def`` set, and the function it is nested in."""
+
+    __slots__ = ("cls", "decorator_grad", "def_grad", "node", "parent", "returns_eval")
+
+    def __init__(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: str | None, parent: Def | None, decorator_grad: int,
+        def_grad: int,
+    ) -> None:  # fmt: skip
+        self.node = node
+        self.cls = cls
+        self.parent = parent
+        self.decorator_grad = decorator_grad
+        self.def_grad = def_grad
+        #: it puts a module in ``eval()`` and returns it (``load_model()``)
+        self.returns_eval = False
+
+    @property
+    def name(self) -> str:
+        return self.node.name
+
+
+class CallIndex:
+    """Every function of a module, and every call of one, with the grad mode its ``with`` blocks set there.
+
+    ``grad_of(node, as_decorator)`` gives the grad mode a context manager or decorator sets (0: none said,
+    1: off, ...).
+    """
+
+    def __init__(self, tree: ast.Module, grad_of: Callable[..., int]) -> None:
+        self._grad_of = grad_of
+        self.defs: dict[tuple[int, str], Def] = {}
+        self.by_name: dict[str, list[Def]] = {}
+        #: callee -> [(the calling function or None at module level, grad mode there, the call or None where
+        #: the function is only referred to: a callback, whose callers are unknown)]
+        self.sites: dict[CalleeKey, list[tuple[Def | None, int, ast.Call | None]]] = {}
+        self.main_guard = False
+        self._effective: dict[int, int] = {}
+        self._visit_body(tree.body, None, None, None, _FREE)
+
+    # -- the walk ------------------------------------------------------------------------------------------------
+
+    def _visit_body(
+        self, body: list[ast.stmt], cur: Def | None, cls: str | None, self_cls: str | None, grad: int
+    ) -> None:
+        for stmt in body:
+            self._visit(stmt, cur, cls, self_cls, grad)
+
+    def _visit(self, node: ast.AST, cur: Def | None, cls: str | None, self_cls: str | None, grad: int) -> None:
+        if isinstance(node, _FUNCTIONS):
+            decorator = _FREE
+            for dec in node.decorator_list:
+                decorator = self._grad_of(dec, True) or decorator
+            definition = Def(node, cls, cur, decorator, grad)
+            self.defs[(node.lineno, node.name)] = definition
+            self.by_name.setdefault(node.name, []).append(definition)
+            definition.returns_eval = _returns_eval(node)
+            for arg in node.args.defaults + node.args.kw_defaults:
+                if arg is not None:
+                    self._visit(arg, cur, None, self_cls, grad)
+            self._visit_body(node.body, definition, None, cls or self_cls, _FREE)
+            return
+        if isinstance(node, ast.ClassDef):
+            for base in node.bases:
+                self._visit(base, cur, None, self_cls, grad)
+            self._visit_body(node.body, cur, node.name, None, grad)
+            return
+        if isinstance(node, (ast.With, ast.AsyncWith)):
+            inner = grad
+            for item in node.items:
+                inner = self._grad_of(item.context_expr) or inner
+                self._visit(item.context_expr, cur, None, self_cls, grad)
+            self._visit_body(node.body, cur, None, self_cls, inner)
+            return
+        if isinstance(node, ast.If) and cur is None and _is_main_guard(node.test):
+            self.main_guard = True
+        if isinstance(node, ast.Call):
+            self._call(node, cur, self_cls, grad)
+            return
+        key = self._reference(node, self_cls)
+        if key is not None:  # a function named but not called here (a callback): its callers are unknown
+            self.sites.setdefault(key, []).append((None, _FREE, None))
+        for child in ast.iter_child_nodes(node):
+            self._visit(child, cur, None, self_cls, grad)
+
+    @staticmethod
+    def _reference(node: ast.AST, self_cls: str | None) -> CalleeKey | None:
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            return ("fn", node.id)
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+            if isinstance(node.value, ast.Name) and node.value.id == "self" and self_cls is not None:
+                return ("self", self_cls, node.attr)
+            return ("attr", node.attr)
+        return None
+
+    def _call(self, call: ast.Call, cur: Def | None, self_cls: str | None, grad: int) -> None:
+        func = call.func
+        key: CalleeKey | None = None
+        if isinstance(func, ast.Name):
+            key = ("self", self_cls, "forward") if func.id == "self" and self_cls else ("fn", func.id)
+        elif isinstance(func, ast.Attribute):
+            if isinstance(func.value, ast.Name) and func.value.id == "self" and self_cls is not None:
+                key = ("self", self_cls, func.attr)
+            else:
+                key = ("attr", func.attr)
+                self._visit(func.value, cur, None, self_cls, grad)
+        else:
+            self._visit(func, cur, None, self_cls, grad)
+        if key is not None:
+            self.sites.setdefault(key, []).append((cur, grad, call))
+        for arg in [*call.args, *(kw.value for kw in call.keywords)]:
+            self._visit(arg, cur, None, self_cls, grad)
+
+    # -- queries -------------------------------------------------------------------------------------------------
+
+    def find(self, line: int, name: str) -> Def | None:
+        """The function defined at ``line`` with this name."""
+        return self.defs.get((line, name))
+
+    def callers(self, definition: Def) -> list[tuple[Def | None, int, ast.Call | None]]:
+        """Every place the function is called (or referred to) in the module."""
+        if definition.cls is not None:
+            keys: list[CalleeKey] = [("self", definition.cls, definition.name), ("attr", definition.name)]
+        elif definition.parent is None:
+            keys = [("fn", definition.name)]
+        else:
+            keys = [("fn", definition.name)]
+        return [site for key in keys for site in self.sites.get(key, ())]
+
+    def effective(self, definition: Def | None) -> int:
+        """The grad mode a function runs in as far as this module shows: its decorator's; for a nested function
+        the one around its ``def``; else, where every call in the module is under ``no_grad``/``inference_mode``
+        (and it is never passed around), off."""
+        if definition is None:
+            return _FREE
+        if definition.decorator_grad != _FREE:
+            return definition.decorator_grad
+        known = self._effective.get(id(definition))
+        if known is not None:
+            return known
+        self._effective[id(definition)] = _FREE  # a cycle of calls: nothing known
+        if definition.parent is not None:
+            mode = definition.def_grad if definition.def_grad != _FREE else self.effective(definition.parent)
+        else:
+            sites = self.callers(definition)
+            mode = _FREE
+            if sites and all((grad if grad != _FREE else self.effective(caller)) == _OFF for caller, grad, _ in sites):
+                mode = _OFF
+        self._effective[id(definition)] = mode
+        return mode
+
+    def only_from_main(self, definition: Def) -> bool:
+        """Whether a function is called only from a script's top level (``main()`` under ``__main__``)."""
+        sites = self.callers(definition)
+        return self.main_guard and bool(sites) and all(caller is None and call is not None for caller, _, call in sites)
+
+
+def _is_main_guard(test: ast.expr) -> bool:
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators)
+    )
+
+
+def _returns_eval(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """``m.eval()`` (or ``m = ....eval()``) then ``return m``, or ``return m.eval()``."""
+    evaluated: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Expr) and _ends_in_eval(sub.value):
+            base = _chain_base(sub.value)
+            if base is not None:
+                evaluated.add(base)
+        elif isinstance(sub, ast.Assign) and _ends_in_eval(sub.value):
+            evaluated.update(t.id for t in sub.targets if isinstance(t, ast.Name))
+        elif isinstance(sub, ast.Return) and sub.value is not None:
+            if isinstance(sub.value, ast.Name) and sub.value.id in evaluated:
+                return True
+            if _ends_in_eval(sub.value):
+                return True
+    return False
+
+
+def _ends_in_eval(node: ast.expr) -> bool:
+    """A chain of calls one of which is ``.eval()`` (``model.to(device).eval()``)."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr == "eval" and not node.args and not node.keywords:
+            return True
+        node = node.func.value
+    return False
+
+
+def _chain_base(node: ast.expr) -> str | None:
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        node = node.func.value
+    return node.id if isinstance(node, ast.Name) else None
