@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # the names below, for type checkers (explicit re-exports)
     from gradmode_plugin.kinds import HINTS as HINTS
     from gradmode_plugin.kinds import KINDS as KINDS
     from gradmode_plugin.kinds import REGISTRY as REGISTRY
+    from gradmode_plugin.kinds import RISKS as RISKS
     from gradmode_plugin.kinds import Kind as Kind
     from gradmode_plugin.lightning.callback import GradModeGuard as GradModeGuard
     from gradmode_plugin.modes import CONTEXT_NAMES as CONTEXT_NAMES
@@ -47,6 +48,7 @@ _EXPORTS: Final[dict[str, str]] = {
     "HINTS": "kinds",
     "KINDS": "kinds",
     "REGISTRY": "kinds",
+    "RISKS": "kinds",
     "Kind": "kinds",
     "GradModeGuard": "lightning.callback",
     "CONTEXT_NAMES": "modes",

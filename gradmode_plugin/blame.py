@@ -8,9 +8,12 @@ frames are dropped; everything else is the user's own code.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
+import inspect
 import linecache
 import os
+import re
 import site
 import sys
 import sysconfig
@@ -234,3 +237,43 @@ def _enables_grad(context: object) -> bool:
     if isinstance(context, torch.enable_grad):
         return True
     return isinstance(context, torch.set_grad_enabled) and bool(getattr(context, "mode", False))
+
+
+#: A method of a LightningModule that step or hook code runs in, not a module's forward.
+_STEP_OR_HOOK: Final = re.compile(r"(?:\w+_step|on_\w+|\w+_epoch_end|setup|teardown|configure_\w+)")
+
+
+@functools.lru_cache(maxsize=512)
+def assignments(cls: type, attr: str) -> tuple[tuple[str, str], ...]:
+    """Where the source of ``cls`` (its own classes, not torch's or Lightning's) stores ``attr`` on ``self``:
+    ``(method name, "file:line in method: code")`` for each ``self.attr = ...``, ``self.attr[...] = ...``,
+    ``register_buffer("attr", ...)``/``register_parameter`` or ``setattr(self, "attr", ...)``, ``__init__``'s last.
+    A static reading: it names the lines that can store the attribute, not the call that did."""
+    name = re.escape(attr)
+    stores = re.compile(
+        rf"\bself\.{name}\s*(?:\[[^\]]*\]\s*)?(?:=(?!=)|[-+*/]=)"
+        rf"|register_(?:buffer|parameter)\(\s*[\"']{name}[\"']"
+        rf"|setattr\(\s*self\s*,\s*[\"']{name}[\"']"
+    )
+    found: list[tuple[str, str]] = []
+    for klass in cls.__mro__:
+        if klass.__module__.split(".")[0] in MACHINERY_PACKAGES or klass.__module__ == "builtins":
+            continue
+        for method, value in vars(klass).items():
+            fn = getattr(value, "__func__", value)
+            code = getattr(fn, "__code__", None)
+            if code is None:
+                continue
+            try:
+                lines, first = inspect.getsourcelines(fn)
+            except (OSError, TypeError):
+                continue
+            for offset, line in enumerate(lines):
+                if stores.search(line):
+                    found.append((method, f"{code.co_filename}:{first + offset} in {method}: {line.strip()}"))
+    return tuple(sorted(found, key=lambda m: m[0] == "__init__"))
+
+
+def stored_by_step_or_hook(methods: tuple[str, ...]) -> bool:
+    """Whether every method that stores an attribute (:func:`assignments`) is a Lightning step or hook."""
+    return bool(methods) and all(_STEP_OR_HOOK.fullmatch(m) for m in methods)

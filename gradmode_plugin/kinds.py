@@ -33,12 +33,15 @@ class Kind:
         summary: what happened, in a line.
         hint: how to fix it (a finding may give a more specific one).
         check: the check that finds it.
+        risk: a risk the guard notes (in :attr:`Report.risks <gradmode_plugin.Report.risks>`, logged once per
+            stage), never a violation: whether it harms depends on code that runs after the stage.
     """
 
     name: str
     summary: str
     hint: str
     check: type[Check]
+    risk: bool = False
 
     def __post_init__(self) -> None:
         if self.check.kind != self.name:
@@ -55,7 +58,9 @@ class Kind:
         return f" (before the run: gradmode-lint {', '.join(self.rules)})" if self.rules else ""
 
 
-#: Every kind, in the order of reports and of the per-rank count table.
+#: Every kind, in the order of reports and of the per-rank count table. The order matters: of two findings in one
+#: batch the earlier kind is raised first (a cause, a module switched to training, before its effect, statistics
+#: updated by its forward pass, which may be found first).
 REGISTRY: Final[tuple[Kind, ...]] = (
     Kind(
         "graph_built",
@@ -95,15 +100,19 @@ REGISTRY: Final[tuple[Kind, ...]] = (
     ),
     Kind(
         "inference_tensor_stored",
-        "evaluation under inference mode left an inference tensor on the model (a cache, a buffer, lazy parameters)",
+        "(a risk, never a violation) a module's own code left an inference tensor on the model under inference mode "
+        "(a cache, a buffer, lazy parameters): training that later reaches it through autograd fails",
         inference_tensor.HINT,
         inference_tensor.InferenceTensorStored,
+        risk=True,
     ),
 )
 
 KINDS_BY_NAME: Final[dict[str, Kind]] = {kind.name: kind for kind in REGISTRY}
-#: The names of every kind.
-KINDS: Final[tuple[str, ...]] = tuple(KINDS_BY_NAME)
+#: The names of every violation kind (what reports count; the risks are noted apart).
+KINDS: Final[tuple[str, ...]] = tuple(kind.name for kind in REGISTRY if not kind.risk)
+#: The names of the kinds that are risks, noted and never raised.
+RISKS: Final[tuple[str, ...]] = tuple(kind.name for kind in REGISTRY if kind.risk)
 #: ``{kind: hint}``.
 HINTS: Final[dict[str, str]] = {kind.name: kind.hint for kind in REGISTRY}
 #: ``{kind: what every hint of the kind ends with}``: the ``gradmode-lint`` rules that find it before the run.

@@ -128,6 +128,20 @@ def explain_inference_error(err: BaseException, choice: GradContextChoice) -> st
     )
 
 
+def inference_error_note(err: BaseException, choice: GradContextChoice) -> str | None:
+    """What to add to PyTorch's own error when a step fails because of an ``inference_mode`` that the guard did not
+    choose (Lightning's, or the caller's): the error stands as it is, the note says why and the way out."""
+    if choice.mode != "inference" or choice.by_guard or not is_inference_error(err):
+        return None
+    return (
+        "gradmode: this step ran under torch.inference_mode(), where torch.enable_grad() records nothing (inference "
+        "mode is a separate, stronger switch) and tensors from the batch cannot be saved for backward. For code that "
+        "needs autograd during evaluation: `with gradmode_plugin.allow_grad('reason'), torch.inference_mode(False):` "
+        "and clone what it takes from the batch (x = x.clone().requires_grad_()), or evaluate under no_grad "
+        "(Trainer(inference_mode=False), or grad_mode='no_grad')"
+    )
+
+
 _TRAINING = operator.attrgetter("training")
 
 
@@ -160,8 +174,9 @@ class ModuleModes:
     It never assigns an evaluation flag: the modes during evaluation are what the model's own code makes of
     ``eval()`` (Lightning's ``on_*_model_eval`` hook, or ``model.eval()`` for a plain scope), so a ``train()``
     override that skips a child is seen, not masked. :meth:`train_allowed_modules` then puts the allowed modules in
-    training mode, as asked. ``restore()`` assigns the recorded flags back, so a frozen backbone stays in eval and
-    the effect of a custom ``train()`` override is kept exactly as it was.
+    training mode, as asked. ``restore()`` assigns the recorded flags back (by object, then by name for a module
+    created during the stage in another's place), so a frozen backbone stays in eval and the effect of a custom
+    ``train()`` override is kept exactly as it was.
 
     Example:
         >>> model = nn.Sequential(nn.Linear(2, 2), nn.Dropout())
@@ -179,6 +194,7 @@ class ModuleModes:
         self.model = model
         named = list(model.named_modules())
         self._saved = [(m, m.training) for _, m in named]
+        self._by_name = {name: m.training for name, m in named}
         #: ``id(module) -> name`` for every module of the model when the stage started.
         self.names: dict[int, str] = {id(m): name for name, m in named}
         #: ``name -> module`` (``get_submodule`` is not supported on TorchScript modules).
@@ -219,8 +235,21 @@ class ModuleModes:
         return name is not None and name in self.covered
 
     def restore(self) -> None:
+        """Assign the recorded flags back: to each recorded module, then by qualified name (as Lightning's
+        ``_ModuleMode`` does) to a module that now stands where another stood, one a ``forward`` created in place of
+        a submodule (BigBird's short-sequence path replaces ``attention.self``); a module under a name that did not
+        exist on entry takes its nearest recorded parent's flag."""
         for module, flag in self._saved:
             module.training = flag
+        for name, module in self.model.named_modules():
+            if self.names.get(id(module)) != name:
+                module.training = self._recorded_flag(name)
+
+    def _recorded_flag(self, name: str) -> bool:
+        """The flag recorded for ``name``, or for a name it did not have on entry, its nearest recorded parent's."""
+        while name not in self._by_name:
+            name = name.rpartition(".")[0] if "." in name else ""
+        return self._by_name[name]
 
 
 def _unmatched_message(unmatched: list[str], model_name: str, names: list[str]) -> str:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import difflib
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 #: Allowed values of ``grad_mode``.
@@ -32,6 +33,17 @@ def validate_patterns(name: str, patterns: object) -> tuple[str, ...]:
             "names from model.named_modules(), e.g. ('head.mc_dropout', '*.dropout')"
         )
     return tuple(patterns)
+
+
+def validate_keywords(owner: str, given: Iterable[str], accepted: Sequence[str]) -> None:
+    """A ``TypeError`` for a keyword ``owner`` does not take, with the closest accepted one ("did you mean")."""
+    for name in given:
+        if name not in accepted:
+            close = difflib.get_close_matches(name, accepted, n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else "."
+            raise TypeError(
+                f"{owner}() got an unexpected keyword argument {name!r}{hint} It takes: {', '.join(accepted)}"
+            )
 
 
 def validate_flag(name: str, value: object) -> bool:

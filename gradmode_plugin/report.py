@@ -33,7 +33,7 @@ class StageSummary:
     ``peak_allocated_bytes`` (CUDA only) is PyTorch's peak of allocated memory read at the end of each run, the
     highest of them: the peak since the process started or since the last ``torch.cuda.reset_peak_memory_stats()``
     (the guard never resets it: the counter is the user's). ``counts`` include every rank's violations after a
-    multi-rank stage; ``rank_counts`` splits them per rank.
+    multi-rank stage; ``rank_counts`` splits them per rank. ``risks`` counts the risks noted (never violations).
     """
 
     runs: int = 0
@@ -45,6 +45,7 @@ class StageSummary:
     counts: dict[str, int] = dataclasses.field(default_factory=_zero_counts)
     allowed: dict[str, int] = dataclasses.field(default_factory=dict)
     saved_bytes: int = 0
+    risks: int = 0
     peak_allocated_bytes: int | None = None
     rank_counts: dict[int, dict[str, int]] = dataclasses.field(default_factory=dict)
 
@@ -181,6 +182,9 @@ class Report:
 
     def __init__(self) -> None:
         self.violations: list[Violation] = []
+        #: Risks noted (kinds in :data:`~gradmode_plugin.kinds.RISKS`): never violations, never raised, not in
+        #: :attr:`total`; what code after the stage does decides whether they harm.
+        self.risks: list[Violation] = []
         self.stages: dict[str, StageSummary] = {}
         self.dropped: int = 0
 
@@ -241,6 +245,12 @@ class Report:
         else:
             self.dropped += 1
 
+    def note(self, risk: Violation) -> None:
+        """Keep a risk (a kind of :data:`~gradmode_plugin.kinds.RISKS`): listed, counted apart, never a violation."""
+        self._summary(risk.stage).risks += 1
+        if len(self.risks) < MAX_STORED_VIOLATIONS:
+            self.risks.append(risk)
+
     def add_saved_bytes(self, stage: str, nbytes: int) -> None:
         self._summary(stage).saved_bytes += nbytes
 
@@ -268,6 +278,7 @@ class Report:
     def reset(self) -> None:
         """Forget every violation, count and summary."""
         self.violations.clear()
+        self.risks.clear()
         self.stages.clear()
         self.dropped = 0
 
@@ -280,6 +291,7 @@ class Report:
             "stages": {name: summary.to_dict() for name, summary in self.stages.items()},
             "violations": [v.to_dict() for v in self.violations],
             "dropped_violations": self.dropped,
+            "risks": [r.to_dict() for r in self.risks],
         }
 
     def to_json(self, indent: int = 2) -> str:
@@ -300,6 +312,8 @@ class Report:
                 allowed = ", ".join(f"{reason}={n}" for reason, n in s.allowed.items())
                 lines.append(f"  allow_grad regions: {allowed}")
             lines.append(f"  bytes saved for backward: {s.saved_bytes}")
+            if s.risks:
+                lines.append(f"  risks noted (not violations): {s.risks}")
             if s.peak_allocated_bytes is not None:
                 peak = s.peak_allocated_bytes / 2**20
                 lines.append(f"  peak CUDA memory allocated (since start or last reset): {peak:.1f} MiB")
@@ -313,6 +327,9 @@ class Report:
             for f in findings:
                 module = f"; module {f.module or '<root>'}" if f.module is not None else ""
                 lines.append(f"  [{f.kind}] {f.seen()}{module}" + (f"; at {f.line}" if f.line else ""))
+        if self.risks:
+            lines.append(f"risks noted (not violations): {len(self.risks)}")
+            lines.extend(f"  [{r.kind}] {r.stage}: {r.detail}" for r in self.risks)
         return "\n".join(lines)
 
     # -- checkpointing -------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from gradmode_plugin.modes import (
     ModuleModes,
     explain_inference_error,
     grad_context,
+    inference_error_note,
     resolve_grad_mode,
 )
 from gradmode_plugin.options import GuardOptions
@@ -381,6 +382,13 @@ class EvaluationScope:
             explanation = explain_inference_error(exc, self.choice)
             if explanation is not None:
                 raise GradModeContextError(explanation) from exc
+            note = inference_error_note(exc, self.choice)
+            if note is not None:
+                # Not the guard's doing: PyTorch's error goes on as it is, with the guard's explanation beside it.
+                if hasattr(exc, "add_note"):
+                    exc.add_note(note)
+                else:
+                    log.error("%s", note)
             return
         for when, batch_end in self._batch_end_calls:
             if when is None or when():
@@ -474,6 +482,32 @@ class EvaluationScope:
             if self.policy.raises and (self._pending is None or _raises_before(violation, self._pending)):
                 self._pending = violation
         self.policy.handle(violation)
+
+    def noted(
+        self,
+        kind: str,
+        *,
+        module: str | None = None,
+        where: str | None = None,
+        detail: str = "",
+        hint: str | None = None,
+    ) -> None:
+        """Note a risk (a kind of :data:`~gradmode_plugin.kinds.RISKS`): kept in the report's ``risks`` and logged
+        on rank zero; never a violation, never raised, whatever the policy."""
+        risk = Violation(
+            kind=kind,
+            stage=self.stage,
+            batch_idx=self.batch_idx,
+            module=module,
+            where=where,
+            rank=self.ranks.rank,
+            hint=(hint or HINTS[kind]) + BEFORE_THE_RUN[kind],
+            detail=detail,
+            dataloader_idx=self.dataloader_idx,
+        )
+        self.report.note(risk)
+        if self.ranks.rank == 0:
+            log.warning("gradmode: a risk, not a violation (nothing was stopped): %s", risk.describe())
 
     def raise_pending(self) -> None:
         """Under ``raise``, raise the first violation not raised yet (with several ranks: at the stage end)."""

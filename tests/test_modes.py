@@ -101,3 +101,33 @@ def test_no_grad_context_leaves_an_outer_inference_mode() -> None:
     assert not made.is_inference()
     with grad_context("inference"):
         assert torch.is_inference_mode_enabled()
+
+
+class ReplacesItsAttention(nn.Module):
+    """A forward that swaps a submodule for a new one (BigBird's short-sequence path does this with
+    ``attention.self``); the new one starts in training mode and its forward runs in eval."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.attention = nn.Sequential(nn.Linear(2, 2), nn.Dropout(0.1))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if isinstance(self.attention[1], nn.Dropout):
+            replacement = nn.Sequential(nn.Linear(2, 2), nn.Identity())
+            replacement.train(self.training)  # as set_attention_type does: the new module takes the current mode
+            self.attention = replacement
+        return self.attention(x)
+
+
+def test_a_module_a_forward_created_in_anothers_place_is_restored_by_name() -> None:
+    from gradmode_plugin import evaluating
+
+    model = ReplacesItsAttention()
+    frozen = ReplacesItsAttention().eval()  # recorded in eval: stays in eval whatever stands in its place
+    outer = nn.ModuleDict({"model": model, "frozen": frozen})
+    before = flags(outer)
+    with evaluating(outer) as scope, scope.batch(0):
+        outer["model"](torch.randn(3, 2))
+        outer["frozen"](torch.randn(3, 2))
+    assert not isinstance(model.attention[1], nn.Dropout)  # replaced during the stage
+    assert flags(outer) == before  # the new modules in the mode their names had on entry

@@ -31,10 +31,11 @@ from typing_extensions import override
 
 from gradmode_plugin import distributed
 from gradmode_plugin.blame import code_location
+from gradmode_plugin.checks.inference_tensor import explain_training_failure
 from gradmode_plugin.distributed import Ranks
 from gradmode_plugin.lightning import _internals as internals
 from gradmode_plugin.modes import resolve_grad_mode
-from gradmode_plugin.options import GuardOptions, validate_flag
+from gradmode_plugin.options import GuardOptions, validate_flag, validate_keywords
 from gradmode_plugin.policy import Policy
 from gradmode_plugin.report import Report
 from gradmode_plugin.scope import EvaluationScope
@@ -72,6 +73,11 @@ class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
         print(guard.report.summary())
     """
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> GradModeGuard:
+        # Before Python's own TypeError for a misspelt keyword, one that names the closest argument.
+        validate_keywords(cls.__name__, kwargs, _ARGUMENTS)
+        return super().__new__(cls)
+
     def __init__(
         self,
         *,
@@ -94,7 +100,7 @@ class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
         self.warn_at_end = True
         self._attached: contextlib.ExitStack | None = None
         self._scope: EvaluationScope | None = None
-        self._start: tuple[int, dict[str, dict[str, int]]] = (0, {})
+        self._start: tuple[int, dict[str, dict[str, int]], dict[str, int]] = (0, {}, {})
 
     @property
     def grad_mode(self) -> str:
@@ -135,7 +141,11 @@ class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
             stack.close()
             raise
         self._attached = stack
-        self._start = (len(self.report.violations), self.report.counts)
+        self._start = (
+            len(self.report.violations),
+            self.report.counts,
+            {stage: summary.batches for stage, summary in self.report.stages.items()},
+        )
 
     @override
     def teardown(self, trainer: Trainer, pl_module: LightningModule, stage: str) -> None:
@@ -146,6 +156,14 @@ class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
     @override
     def on_exception(self, trainer: Trainer, pl_module: LightningModule, exception: BaseException) -> None:
         self._detach()
+        explanation = explain_training_failure(exception, self.report.risks)
+        if explanation is not None:
+            # Lightning re-raises the exception after this hook: the explanation travels with it as a note
+            # (Python >= 3.11) and is logged, so it is seen where the error is.
+            if hasattr(exception, "add_note"):
+                exception.add_note(explanation)
+            if trainer.global_rank == 0:
+                log.error("%s", explanation)
 
     def _detach(self) -> None:
         if self._attached is not None:
@@ -219,7 +237,8 @@ class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
     def _warn_unseen(self, trainer: Any, entry: str) -> None:
         """At the end of a fit/validate/test/predict with recorded or warned violations: one warning on rank
         zero, so they are seen even without a logger."""
-        since, before = self._start
+        since, before, batches_before = self._start
+        self._log_checked(trainer, entry, batches_before)
         found = {
             stage: {kind: n - before.get(stage, {}).get(kind, 0) for kind, n in counts.items()}
             for stage, counts in self.report.counts.items()
@@ -238,6 +257,20 @@ class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
             lines.append(f"and {len(findings) - _WARNED_FINDINGS} more distinct finding(s)")
         lines.append("all of them: guard.report (summary(), to_json())")
         internals.rank_zero_warn(trainer, "\n".join(lines))
+
+    def _log_checked(self, trainer: Any, entry: str, batches_before: dict[str, int]) -> None:
+        """One INFO line on rank zero after a fit/validate/test/predict: stages, batches checked and violations, so a
+        clean run says what its silence covers."""
+        checked = {
+            stage: summary.batches - batches_before.get(stage, 0)
+            for stage, summary in self.report.stages.items()
+            if summary.batches != batches_before.get(stage, 0)
+        }
+        if not checked or trainer.global_rank != 0:
+            return
+        violations = self.report.total - sum(sum(c.values()) for c in self._start[1].values())
+        stages = ", ".join(f"{stage} {n} batch(es)" for stage, n in checked.items())
+        log.info("gradmode: %s checked %s: %d violation(s)", entry, stages, violations)
 
     def _stage_start(self, trainer: Any) -> None:
         """Lightning ran the model's eval hook: the guard must be inside that stage, or the run is unguarded. The
@@ -293,6 +326,10 @@ class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
             log.info("gradmode: keeping this guard's report; the checkpoint's counts are older")
             return
         self.report.load_state_dict(state_dict.get("report", {}))
+
+
+#: The keyword arguments of GradModeGuard.
+_ARGUMENTS: Final[tuple[str, ...]] = tuple(inspect.signature(GradModeGuard.__init__).parameters)[1:]
 
 
 class _Hooks:
