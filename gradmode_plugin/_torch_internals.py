@@ -104,6 +104,41 @@ _require(isinstance(_dispatch_mode, type), "torch.utils._python_dispatch.TorchDi
 TorchDispatchMode: Final[type[Any]] = _dispatch_mode  # type: ignore[assignment]
 
 
+# csrc/utils/python_dispatch.cpp and c10/core/impl/LocalDispatchKeySet.h: the thread's dispatch key sets, a guard that
+# sets them, and whether an operator has a composite (decomposing) kernel.
+_C = torch._C
+_require(
+    all(
+        hasattr(_C, name)
+        for name in (
+            "_ForceDispatchKeyGuard",
+            "_dispatch_tls_local_include_set",
+            "_dispatch_tls_local_exclude_set",
+            "_dispatch_has_kernel_for_dispatch_key",
+            "DispatchKeySet",
+        )
+    )
+    and hasattr(_C.DispatchKey, "ADInplaceOrView"),
+    "torch._C._ForceDispatchKeyGuard and the dispatch key set functions (csrc/utils/python_dispatch.cpp)",
+)
+_AD_INPLACE_OR_VIEW: Final[Any] = _C.DispatchKeySet(_C.DispatchKey.ADInplaceOrView)
+
+
+def is_composite(op: Any) -> bool:
+    """Whether an aten ``OpOverload`` decomposes into other operators (a CompositeImplicitAutograd kernel)."""
+    return bool(_C._dispatch_has_kernel_for_dispatch_key(op.name(), "CompositeImplicitAutograd"))
+
+
+def with_view_tracking(call: Callable[[], Any]) -> Any:
+    """``call()`` with the ADInplaceOrView key no longer excluded: what a dispatch mode's handler excludes and the
+    decomposition of a composite operator (``matmul``'s reshape of a non-contiguous input) follows when it runs
+    without a dispatch mode. Used under inference mode only, where the operator reaches the mode before its
+    decomposition."""
+    include, exclude = _C._dispatch_tls_local_include_set(), _C._dispatch_tls_local_exclude_set()
+    with _C._ForceDispatchKeyGuard(include, exclude - _AD_INPLACE_OR_VIEW):
+        return call()
+
+
 def op_schema(op: Any) -> tuple[str, tuple[str, ...], tuple[Any, ...]] | None:
     """``(operator name, argument names, their defaults)`` of an aten ``OpOverload`` (``op._schema``, _ops.py), or
     None. A default a call leaves out is not among the arguments the dispatcher passes on."""

@@ -16,7 +16,10 @@ What it reports (through :func:`gradmode_plugin.probes.route`, as the probes do)
 - an attention kernel given ``dropout_p > 0`` (every operator with a ``dropout_p`` argument);
 - a batch-norm kernel in training mode given running statistics.
 
-The dispatch mode computes nothing itself: each operator runs as it would without it (outputs are bitwise the same).
+The dispatch mode computes nothing itself: each operator runs as it would without it, outputs bitwise the same. Under
+inference mode a composite operator (``aten.linear``) reaches the mode whole and decomposes below it; it runs with the
+view-tracking key as without the mode, or its decomposition would take other paths (``nn.Linear`` on a
+non-contiguous ``(T, B, C)`` input, fairseq's layout, computed about 1e-7 differently).
 It leaves ``torch.compile`` alone (``ignore_compile_internals``): what a compiled region fuses is not seen.
 """
 
@@ -25,6 +28,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from typing import Any, Final
+
+import torch
 
 from gradmode_plugin import _torch_internals as internals
 from gradmode_plugin.probes import ATTENTION_HINT, route
@@ -116,6 +121,8 @@ def _rule_for(op: Any) -> Rule | None:
 
 
 _UNKNOWN = object()
+#: Operator overload -> whether it decomposes (a CompositeImplicitAutograd kernel), for the process.
+_COMPOSITE: dict[Any, bool] = {}
 #: Operator overload -> its rule (None: never trains), filled as operators are first seen, for the process.
 _RULES: dict[Any, Rule | None] = {}
 
@@ -149,6 +156,15 @@ class OpAudit(internals.TorchDispatchMode):  # type: ignore[misc]
             self._look(func, args, kwargs)
         except Exception:  # the audit never breaks the user's evaluation
             log.debug("gradmode: the operator audit could not read %s", func, exc_info=True)
+        composite = _COMPOSITE.get(func)
+        if composite is None:
+            composite = _COMPOSITE[func] = internals.is_composite(func)
+        if composite and torch.is_inference_mode_enabled():
+            # Under inference mode a composite operator reaches the mode whole and decomposes here, below it: with the
+            # key set the handler runs under, that decomposition takes other paths than without the mode (nn.Linear on
+            # a non-contiguous (T, B, C) input computes about 1e-7 differently); with view tracking as without the
+            # mode it computes bitwise the same.
+            return internals.with_view_tracking(lambda: func(*args, **kwargs))
         return func(*args, **kwargs)
 
     def _look(self, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:

@@ -17,7 +17,6 @@ import torch
 from torch import nn
 
 from gradmode_plugin import GradModeGuard, GradModeViolation, evaluating
-from tests.helpers.models import flags
 
 timm = pytest.importorskip("timm")
 transformers = pytest.importorskip("transformers")
@@ -54,6 +53,8 @@ TIMM: dict[str, tuple[dict[str, Any], int]] = {
     "hardcorenas_a": ({}, 64),
     "repvit_m0_9": ({}, 64),
     "sequencer2d_s": ({"layers": (1, 1, 1, 1)}, 64),  # bidirectional LSTMs
+    # its attention rebuilds a non-persistent buffer (rel_indices) in forward: noted as a risk, never a violation
+    "convit_tiny": ({**VIT, "embed_dim": 48, "num_heads": 4, "local_up_to_layer": 1}, 32),
 }
 
 TEXT = {
@@ -65,6 +66,18 @@ TEXT = {
     "max_position_embeddings": 64,
 }
 DECODER = {**TEXT, "num_key_value_heads": 1}
+SEQ2SEQ = {
+    "vocab_size": 99,
+    "d_model": 32,
+    "encoder_layers": 2,
+    "decoder_layers": 2,
+    "encoder_attention_heads": 2,
+    "decoder_attention_heads": 2,
+    "encoder_ffn_dim": 37,
+    "decoder_ffn_dim": 37,
+    "max_position_embeddings": 64,
+}
+IMAGE_FREE = {"hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 37}
 IMAGE = {"image_size": 32, "patch_size": 8, "hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 2}
 #: transformers model type -> small-config keyword arguments.
 TRANSFORMERS: dict[str, dict[str, Any]] = {
@@ -107,6 +120,35 @@ TRANSFORMERS: dict[str, dict[str, Any]] = {
     "clip_text_model": TEXT,
     "vit": {**IMAGE, "intermediate_size": 37},
     "dinov2": {**IMAGE, "mlp_ratio": 2},
+    # fairseq's (T, B, C) layout: a linear layer on a non-contiguous input, bitwise under the operator audit
+    "fsmt": {**SEQ2SEQ, "src_vocab_size": 99, "tgt_vocab_size": 99, "langs": ["en", "de"]},
+    "led": {
+        **SEQ2SEQ,
+        "max_encoder_position_embeddings": 64,
+        "max_decoder_position_embeddings": 64,
+        "attention_window": 4,
+    },
+    "longformer": {**TEXT, "attention_window": 4},
+    "siglip_vision_model": {**IMAGE, "intermediate_size": 37},
+    "wavlm": {
+        **IMAGE_FREE,
+        "conv_dim": (16, 16),
+        "conv_stride": (5, 2),
+        "conv_kernel": (10, 3),
+        "num_conv_pos_embeddings": 16,
+        "num_conv_pos_embedding_groups": 2,
+        "num_buckets": 16,
+    },
+    # a sequence too short for block-sparse attention: forward replaces attention.self with a new module
+    "big_bird": {**TEXT, "attention_type": "block_sparse", "block_size": 2, "num_random_blocks": 2},
+    # keeps its decoding state as plain attributes, replaced by the next forward before it is read
+    "recurrent_gemma": {
+        **DECODER,
+        "head_dim": 16,
+        "lru_width": 32,
+        "attention_window_size": 16,
+        "block_types": ["recurrent", "attention"],
+    },
 }
 _DROPOUT_WORDS = ("dropout", "pdrop", "drop_prob", "drop_rate", "drop_path")
 
@@ -135,12 +177,18 @@ def build_transformers(model_type: str, **kwargs: Any) -> tuple[nn.Module, Calla
         g = torch.Generator().manual_seed(seed)
         if "image_size" in TRANSFORMERS[model_type]:
             return {"pixel_values": torch.randn(2, 3, 32, 32, generator=g)}
+        if "conv_dim" in TRANSFORMERS[model_type]:
+            return {"input_values": torch.randn(2, 400, generator=g)}
         ids = {"input_ids": torch.randint(0, 99, (2, 7), generator=g)}
-        if model_type in ("t5", "bart"):
+        if model_type in ("t5", "bart", "fsmt", "led"):
             return {**ids, "decoder_input_ids": torch.randint(0, 99, (2, 5), generator=g)}
         return {**ids, "attention_mask": torch.ones(2, 7, dtype=torch.long)}
 
     return model, inputs
+
+
+def named_flags(model: nn.Module) -> list[tuple[str, bool]]:
+    return [(name, m.training) for name, m in model.named_modules()]
 
 
 def call(model: nn.Module, inputs: Any) -> Any:
@@ -163,21 +211,23 @@ def same(a: Any, b: Any) -> bool:
     return len(left) == len(right) > 0 and all(torch.equal(x, y) for x, y in zip(left, right))
 
 
-def check_untouched(model: nn.Module, inputs: Callable[[int], Any]) -> None:
-    """Guarded (two batches: the first one audited) against plain ``eval()`` + ``inference_mode``."""
+def check_untouched(model: nn.Module, inputs: Callable[[int], Any], grad_mode: str = "inference") -> None:
+    """Guarded (two batches: the first one audited) against plain ``eval()`` + the same grad context."""
     model.train()
-    before = flags(model)
+    before = dict(named_flags(model))
     outputs = []
-    with evaluating(model, grad_mode="inference", on_violation="record") as scope:
+    with evaluating(model, grad_mode=grad_mode, on_violation="record") as scope:
         for i in range(2):
             with scope.batch(i):
                 outputs.append(call(model, inputs(i)))
     assert scope.report.total == 0, scope.report.violations[:3]
-    assert flags(model) == before, "modes restored as they were on entry"
+    # by name: a forward may replace a submodule (BigBird), whose new children then follow their parent
+    assert all(flag == before.get(name, True) for name, flag in named_flags(model)), "modes restored by name"
+    assert torch.is_grad_enabled() and not torch.is_inference_mode_enabled()
     model.eval()
-    with torch.inference_mode():
+    with torch.inference_mode() if grad_mode == "inference" else torch.no_grad():
         plain = [call(model, inputs(i)) for i in range(2)]
-    assert all(same(a, b) for a, b in zip(outputs, plain)), "bitwise the outputs of eval() + inference_mode()"
+    assert all(same(a, b) for a, b in zip(outputs, plain)), f"bitwise the outputs of eval() + {grad_mode}"
 
 
 @pytest.mark.parametrize("name", list(TIMM))
@@ -188,6 +238,41 @@ def test_timm_architecture_evaluates_untouched(name: str) -> None:
 @pytest.mark.parametrize("model_type", list(TRANSFORMERS))
 def test_transformers_architecture_evaluates_untouched(model_type: str) -> None:
     check_untouched(*build_transformers(model_type))
+
+
+@pytest.mark.parametrize("grad_mode", ["inference", "no_grad"])
+@pytest.mark.parametrize("model_type", ["fsmt", "led", "longformer", "siglip_vision_model", "wavlm"])
+def test_time_first_layouts_evaluate_bitwise_under_both_grad_modes(model_type: str, grad_mode: str) -> None:
+    check_untouched(*build_transformers(model_type), grad_mode=grad_mode)
+
+
+@pytest.mark.parametrize(
+    ("build", "attribute"),
+    [
+        pytest.param(lambda: build_timm("convit_tiny"), "blocks.0.attn.rel_indices", id="timm-convit"),
+        pytest.param(
+            lambda: build_transformers("recurrent_gemma"),
+            "layers.0.temporal_block.rg_lru.recurrent_states",
+            id="transformers-recurrent_gemma",
+        ),
+    ],
+)
+def test_state_a_forward_rebuilds_is_noted_never_raised_and_training_works_after(
+    build: Callable[[], tuple[nn.Module, Any]], attribute: str
+) -> None:
+    model, inputs = build()
+    with evaluating(model, grad_mode="inference") as scope:  # under raise: runs to its end
+        for i in range(2):
+            with scope.batch(i):
+                call(model, inputs(i))
+    assert scope.report.total == 0 and attribute in scope.report.risks[0].detail
+    guard = GradModeGuard()  # under raise, in Lightning, on a model built anew (no state stored yet)
+    lightning_predictions(build()[0], inputs, guard)
+    assert guard.report.total == 0 and guard.report.stage("predict").batches == 3
+    assert attribute in guard.report.risks[0].detail
+    # What was noted does not break training here: the forward replaces it before autograd reaches it.
+    model.train()
+    sum(t.float().sum() for t in tensors(call(model, inputs(0))) if t.requires_grad).backward()
 
 
 # -- under the Lightning callback ----------------------------------------------------------------------------------
