@@ -431,7 +431,9 @@ class _Analysis:
         self.module = self._new_scope(tree, None, None, None, False, _FREE)
         #: a module that puts something in `eval()` is walked whole: the model may be run in any function
         self.all_full = self.lines.any_eval()
-        self.module.full = self.all_full
+        #: and one that names threads: a pool's `submit`/`map` names no trigger word
+        self.walk_all = self.all_full or b"Thread" in source
+        self.module.full = self.walk_all
 
     # -- results -------------------------------------------------------------------------------------------------
 
@@ -603,7 +605,7 @@ class _Analysis:
             eval_name, lightning = parent.eval_name, parent.lightning
         cls = ctx.cls if ctx.cls is not None else parent.cls
         scope = self._new_scope(node, parent, cls, eval_name, lightning, decorator_grad)
-        scope.full = self.all_full or self.lines.eval_in_lines(node.lineno, node.end_lineno or node.lineno)
+        scope.full = self.walk_all or self.lines.eval_in_lines(node.lineno, node.end_lineno or node.lineno)
         scope.def_grad = ctx.grad if ctx.grad in (_OFF, _ON) else _FREE
         if parent is not self.module and scope.def_grad == _FREE and parent.decorator_grad in (_OFF, _ON):
             scope.def_grad = parent.decorator_grad  # a nested function runs where its enclosing one does
@@ -1093,7 +1095,7 @@ class _Analysis:
 
     def _parameter_source(self, node: ast.expr, scope: _Scope) -> bool:
         """Whether iterating ``node`` gives parameters: ``m.parameters()``, ``group["params"]``, ``list(...)`` of
-        those, or a name bound to one."""
+        those, a name bound to one, or a list of tensors that require grad."""
         if isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Attribute) and func.attr == "parameters":
@@ -1104,6 +1106,10 @@ class _Analysis:
         if isinstance(node, ast.Subscript):
             index = node.slice
             return isinstance(index, ast.Constant) and index.value == "params"
+        if isinstance(node, (ast.List, ast.Tuple)):  # `for p in [w, b]`, tensors made with `requires_grad=True`
+            return bool(node.elts) and all(
+                isinstance(elt, ast.Name) and self._leaf_tensor(elt.id, scope) for elt in node.elts
+            )
         return isinstance(node, ast.Name) and node.id in scope.param_iterables
 
     def _parameter_targets(self, target: ast.expr, iterable: ast.expr, scope: _Scope) -> frozenset[str]:
@@ -1399,10 +1405,11 @@ class _Analysis:
             if grad != _FREE or _excused(path, scope.grad_paths):
                 continue
             position = (call.lineno, call.col_offset)
-            key = self._forward_of(call.func, scope.cls)
-            passed = None if key is not None else self._passed_to_function(call, modes, position)
+            passed = self._passed_to_function(call, modes, position)
             if passed is not None:
                 key, callee, inner = passed
+            else:
+                key = self._forward_of(call.func, scope.cls)
             if key is None or key in reported or self._frozen(key, scope):
                 continue
             last = _last_mode(modes, key, position)

@@ -91,7 +91,7 @@ def _offsets(source: bytes, word: bytes) -> Iterable[int]:
 
 def trigger_offsets(source: bytes, aliases: Iterable[str] = ()) -> list[int]:
     """Sorted offsets of every trigger: a call of a dropout function, ``scaled_dot_product_attention``,
-    ``.train``/``.eval``, ``enable_grad``, ``set_grad_enabled``, a ``backward(`` call, ``manual_backward``,
+    ``.train``/``.eval``/``.grad``, ``enable_grad``, ``set_grad_enabled``, a ``backward(`` call, ``manual_backward``,
     ``volatile``,
     ``parameters(``, a ``"params"`` key, ``Thread``, and the given alias names as whole words."""
     found: list[int] = []
@@ -108,7 +108,7 @@ def trigger_offsets(source: bytes, aliases: Iterable[str] = ()) -> list[int]:
     ):
         found.extend(_offsets(source, word))
     found.extend(_offsets(source, b"parameters("))
-    for word in (b".train", b".eval"):
+    for word in (b".train", b".eval", b".grad"):  # `.grad`: a hand-written SGD step (`w -= lr * w.grad`)
         found.extend(at for at in _offsets(source, word) if not _word_char(_after(source, at + len(word))))
     for at in _offsets(source, b"backward"):
         if not _word_char(_before(source, at)) and _opens_call(source, at + len(b"backward")):

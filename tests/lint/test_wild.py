@@ -1,0 +1,577 @@
+"""What code the linter was not written for looks like (research scripts, libraries and their test suites): each
+shape of a real bug is found on its line (``# expect: CODE``), and the correct code that looks like it stays silent.
+From files on disk (in folders: a test folder, a package) through the command line."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.lint import LintRun, expected_findings, run_lint
+
+BUGS: dict[str, str] = {
+    "branches.py": """
+        import torch
+
+
+        def run_epoch(model, loader, optimizer, mode):
+            if mode == "train":
+                model.train()
+                for x, y in loader:
+                    loss = model(x).sum()
+                    loss.backward()
+                    optimizer.step()
+            else:
+                model.eval()
+                for x, y in loader:
+                    out = model(x)  # expect: GM501
+
+
+        def train_then_evaluate(model, train_loader, valid_loader, optimizer):
+            for x in train_loader:
+                model(x).sum().backward()
+                optimizer.step()
+            model.eval()
+            while True:
+                out = model(next(valid_loader))  # expect: GM501
+        """,
+    "followed.py": """
+        import torch
+
+
+        def load_model(path):
+            model = torch.load(path)
+            model.eval()
+            return model
+
+
+        def evaluate(model, loader):
+            return [model(x) for x in loader]
+
+
+        def main(loader):
+            model = load_model("model.pt")
+            first = model(next(iter(loader)))  # expect: GM501
+            return first
+
+
+        def validate(net, loader):
+            net.eval()
+            return evaluate(net, loader)  # expect: GM501
+        """,
+    "followed_in_class.py": """
+        import torch
+
+
+        class Vocoder(torch.nn.Module):
+            def forward(self, mel):
+                return mel
+
+
+        class Synthesizer:
+            def __init__(self):
+                self.vocoder = Vocoder()
+                self.vocoder.eval()
+
+            def synthesize(self, mel):
+                return self.vocoder(mel)  # expect: GM501
+        """,
+    "forward_methods.py": """
+        import torch
+
+
+        class VAE(torch.nn.Module):
+            def encode(self, x):
+                return x
+
+            def decode(self, z):
+                return z
+
+
+        def reconstruct(vae, x):
+            vae.eval()
+            z = vae.encode(x)  # expect: GM501
+            return vae.decode(z)
+        """,
+    "init_training.py": """
+        import torch
+        import torch.nn.functional as F
+
+
+        class Attention(torch.nn.Module):
+            def __init__(self, p):
+                super().__init__()
+                self.p_eval = p if self.training else 0.0
+                self.drop_now = self.training
+
+            def forward(self, q, k, v):
+                out = F.scaled_dot_product_attention(q, k, v, dropout_p=self.p_eval)  # expect: GM104
+                return F.dropout(out, 0.1, training=self.drop_now)  # expect: GM102
+        """,
+    "executors.py": """
+        from concurrent.futures import ThreadPoolExecutor
+        from multiprocessing.pool import ThreadPool
+
+        import torch
+
+
+        def score(model, x):
+            return model(x)
+
+
+        class Model(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.executor = ThreadPoolExecutor(4)
+
+            def validation_step(self, batch, batch_idx):
+                first = self.executor.submit(score, self, batch)  # expect: GM801
+                rest = list(ThreadPoolExecutor(2).map(score, [self], [batch]))  # expect: GM801
+                with ThreadPool(2) as pool:
+                    pool.map(score, [batch])  # expect: GM801
+                return first, rest
+        """,
+    "decorated_inference.py": """
+        import torch
+
+
+        @torch.enable_grad()  # expect: GM302
+        def predict(model, x):
+            return model(x)
+
+
+        class Runner:
+            @torch.set_grad_enabled(True)  # expect: GM302
+            def inference(self, x):
+                return self.model(x)
+        """,
+    "pkg/__init__.py": """
+        """,
+    "pkg/setup_grad.py": """
+        import torch
+
+        torch.set_grad_enabled(False)  # expect: GM401
+
+
+        def predict(model, x):
+            return model(x)
+        """,
+    "sgd_by_hand.py": """
+        import torch
+
+        w = torch.randn(3, requires_grad=True)
+        b = torch.zeros(1).requires_grad_()
+
+
+        def fit(x, y, lr=0.1):
+            global w, b
+            for _ in range(10):
+                loss = ((x @ w + b - y) ** 2).mean()
+                loss.backward()
+                w -= lr * w.grad  # expect: GM701
+                b.sub_(lr * b.grad)  # expect: GM701
+                for p in [w, b]:
+                    p -= lr * p.grad  # expect: GM701
+        """,
+    "tests/test_dropout.py": """
+        import torch.nn.functional as F
+
+
+        def test_block(block, x):
+            block.eval()
+            out = block(x)
+            return F.dropout(out, 0.5)  # expect: GM101
+        """,
+}
+
+CORRECT: dict[str, str] = {
+    "frozen.py": """
+        import copy
+
+        import pytest
+        import torch
+
+
+        def features(extractor, images):
+            extractor.eval().requires_grad_(False)
+            return extractor(images)
+
+
+        def teacher_logits(teacher, x):
+            teacher.eval()
+            for p in teacher.parameters():
+                p.requires_grad = False
+            return teacher(x)
+
+
+        def normalise(x):
+            norm = torch.nn.InstanceNorm1d(4)
+            norm.eval()
+            return norm(x)
+
+
+        def test_rejects_bad_shapes(model, x):
+            model.eval()
+            with pytest.raises(ValueError):
+                model(x)
+
+
+        def ema(G, decay):
+            G = G.requires_grad_(False)
+            G_ema = copy.deepcopy(G).eval()
+            for p_ema, p in zip(G_ema.parameters(), G.parameters()):
+                p_ema.copy_(p.lerp(p_ema, decay))
+            return G_ema(torch.zeros(1))
+
+
+        class EMA:
+            def __init__(self, model):
+                self.ema_model = copy.deepcopy(model)
+                for param in self.ema_model.parameters():
+                    param.detach_()
+
+            def update(self, model, momentum):
+                for ema_p, model_p in zip(self.ema_model.parameters(), model.parameters()):
+                    ema_p.mul_(1.0 - momentum).add_(model_p.data, alpha=momentum)
+        """,
+    "zero_dropout.py": """
+        import torch
+        import torch.nn.functional as F
+
+
+        def attention(q, k, v, dropout_p=0.0, training=True):
+            if not training:
+                dropout_p = 0.0
+            attn = torch.softmax(q @ k.transpose(-2, -1), dim=-1)
+            if dropout_p > 0.0:
+                attn = F.dropout(attn, p=dropout_p)
+            return attn @ v
+
+
+        class Sampler:
+            @torch.no_grad()
+            def sample(self, x, steps, noise_dropout=0.0):
+                for _ in range(steps):
+                    x = self.step(x, noise_dropout=noise_dropout)
+                return x
+
+            def step(self, x, noise_dropout=0.0):
+                def noisy(y):
+                    if noise_dropout > 0.0:
+                        return torch.nn.functional.dropout(y, p=noise_dropout)
+                    return y
+
+                return noisy(x)
+
+
+        class Recompute(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, q, k, v):
+                ctx.save_for_backward(q, k, v)
+                return F.scaled_dot_product_attention(q, k, v, dropout_p=0.0)
+
+            @staticmethod
+            def backward(ctx, grad):
+                q, k, v = ctx.saved_tensors
+                with torch.enable_grad():
+                    out = F.scaled_dot_product_attention(q, k, v, dropout_p=0.1)
+                    out = F.dropout(out, 0.1)
+                return torch.autograd.grad(out, (q, k, v), grad)
+        """,
+    "clipping.py": """
+        import torch
+
+
+        def clip(parameters, max_norm):
+            total_norm = torch.norm(torch.stack([p.grad.norm() for p in parameters]))
+            clip_coef = max_norm / (total_norm + 1e-6)
+            for p in parameters:
+                p.grad.mul_(clip_coef.to(p.grad.device))
+        """,
+    "grad_from_callers.py": """
+        import torch
+
+
+        class Pipeline:
+            def encode_prompt(self, prompt):
+                self.text_encoder.eval()
+                return self.text_encoder(prompt)
+
+            @torch.no_grad()
+            def __call__(self, prompt):
+                return self.encode_prompt(prompt)
+
+
+        @torch.no_grad()
+        def evaluate(model, loader):
+            def run(x):
+                model.eval()
+                return model(x)
+
+            return [run(x) for x in loader]
+
+
+        class Generator(torch.nn.Module):
+            def forward(self, x):
+                self.decoder.eval()
+                return self.decoder(x)
+
+            @torch.no_grad()
+            def generate(self, x):
+                return self(x)
+
+
+        def ema_update(ema, model):
+            for p_ema, p in zip(ema.parameters(), model.parameters()):
+                p_ema.mul_(0.9).add_(p, alpha=0.1)
+
+
+        def train_step(ema, model):
+            with torch.no_grad():
+                ema_update(ema, model)
+        """,
+    "branches_shared.py": """
+        import torch
+
+
+        def run_epoch(model, loader, optimizer, train):
+            if train:
+                model.train()
+            else:
+                model.eval()
+            for x in loader:
+                loss = model(x).sum()
+                if train:
+                    loss.backward()
+                    optimizer.step()
+
+
+        def attack(model, x):
+            model.eval()
+            x.requires_grad_()
+            loss = model(x).sum()
+            loss.backward()
+            return x.grad
+        """,
+    "followed_ok.py": """
+        import torch
+
+
+        @torch.no_grad()
+        def evaluate(model, loader):
+            return [model(x) for x in loader]
+
+
+        def evaluate_inside(model, loader):
+            with torch.no_grad():
+                return [model(x) for x in loader]
+
+
+        def validate(net, loader):
+            net.eval()
+            return evaluate(net, loader), evaluate_inside(net, loader)
+
+
+        def generate_text(model, tokens):
+            model.eval()
+            return model.generate(tokens), model.encode(tokens)
+
+
+        class PerceptualLoss(torch.nn.Module):
+            def __init__(self, vgg):
+                super().__init__()
+                self.vgg = vgg
+                self.vgg.eval()
+
+            def forward(self, x, y):
+                return (self.vgg(x) - self.vgg(y)).abs().mean()
+
+            def compute_loss(self, x, y):
+                return self.vgg(x).sum()
+
+
+        class Frozen:
+            def __init__(self, teacher):
+                self.teacher = teacher
+                self.teacher.eval()
+                self.teacher.requires_grad_(False)
+
+            def soft_labels(self, x):
+                return self.teacher(x)
+
+
+        class Attack:
+            def __init__(self, model):
+                self.model = model
+                self.model.eval()
+
+            def _forward(self, x):
+                return self.model(x)
+
+            def gradient(self, x):
+                x.requires_grad_()
+                return torch.autograd.grad(self._forward(x).sum(), x)
+        """,
+    "executors_ok.py": """
+        from concurrent.futures import ThreadPoolExecutor
+
+        import numpy as np
+        import torch
+
+
+        def score(model, x):
+            with torch.no_grad():
+                return model(x)
+
+
+        def encode(mask):
+            return np.asarray(mask).tobytes()
+
+
+        class Model(torch.nn.Module):
+            def validation_step(self, batch, batch_idx):
+                with ThreadPoolExecutor(2) as pool:
+                    rles = list(pool.map(encode, batch))
+                    first = pool.submit(score, self, batch)
+                return rles, first
+        """,
+    "saliency.py": """
+        import torch
+
+
+        @torch.enable_grad()
+        def saliency(model, x):
+            x.requires_grad_()
+            model(x).sum().backward()
+            return x.grad
+        """,
+    "script_grad.py": """
+        import torch
+
+
+        def main():
+            torch.set_grad_enabled(False)
+            print("sampling")
+
+
+        if __name__ == "__main__":
+            main()
+        """,
+    "sgd_ok.py": """
+        import torch
+
+        w = torch.randn(3, requires_grad=True)
+
+
+        def fit(x, y, lr=0.1):
+            loss = ((x @ w - y) ** 2).mean()
+            loss.backward()
+            with torch.no_grad():
+                w -= lr * w.grad
+            w.grad.zero_()
+            w.data.sub_(lr * w.grad)
+        """,
+    "project_decorator.py": """
+        from utils.torch_utils import smart_inference_mode
+
+
+        @smart_inference_mode()
+        def run(model, loader):
+            model.eval()
+            return [model(x) for x in loader]
+        """,
+    "tests/test_model.py": """
+        import torch
+
+
+        def test_eval_output(model, x):
+            model.eval()
+            assert model(x).shape == x.shape
+
+
+        class TestOptimWrapper:
+            def test_step(self, wrapper, loss):
+                wrapper.backward(loss)
+        """,
+    "test_utils.py": """
+        from concurrent.futures import ThreadPoolExecutor
+
+        import torch
+
+
+        def check(model, x):
+            model.eval()
+            return model(x)
+
+
+        @torch.no_grad()
+        def check_threads(model, xs):
+            with ThreadPoolExecutor(2) as pool:
+                return list(pool.map(check, [model] * len(xs), xs))
+        """,
+    "helpers.py": """
+        def test_forward(model, x):
+            model.eval()
+            return model(x)
+        """,
+}
+
+
+def _write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip())
+    return root
+
+
+@pytest.fixture(scope="module")
+def bugs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, LintRun]:
+    root = _write(tmp_path_factory.mktemp("wild") / "bugs", BUGS)
+    return root, run_lint(root, ".")
+
+
+@pytest.fixture(scope="module")
+def correct(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, LintRun]:
+    root = _write(tmp_path_factory.mktemp("wild") / "correct", CORRECT)
+    return root, run_lint(root, ".")
+
+
+@pytest.mark.parametrize("name", sorted(name for name in BUGS if name.endswith(".py") and "__init__" not in name))
+def test_each_bug_is_found_on_its_line(bugs: tuple[Path, LintRun], name: str) -> None:
+    root, run = bugs
+    expected = {found for found in expected_findings(root) if found[0] == name}
+    assert expected, f"{name} marks no expected finding"
+    assert {found for found in run.findings() if found[0] == name} == expected, run.stdout
+
+
+@pytest.mark.parametrize("name", sorted(CORRECT))
+def test_correct_look_alikes_stay_silent(correct: tuple[Path, LintRun], name: str) -> None:
+    _, run = correct
+    assert not {found for found in run.findings() if found[0] == name}, run.stdout
+
+
+def test_tests_setting_checks_test_code_too(tmp_path: Path) -> None:
+    """``tests = true`` (or ``--tests``) turns GM501 and GM801 on in test files and test functions."""
+    root = _write(tmp_path, {name: CORRECT[name] for name in ("tests/test_model.py", "test_utils.py", "helpers.py")})
+    assert run_lint(root, ".").findings() == set()
+    expected = {("tests/test_model.py", 6, "GM501"), ("test_utils.py", 8, "GM501"), ("helpers.py", 3, "GM501")}
+    assert run_lint(root, ".", "--tests").findings() >= expected
+    (root / "pyproject.toml").write_text("[tool.gradmode-lint]\ntests = true\n")
+    run = run_lint(root, ".")
+    assert run.findings() >= expected and ("test_utils.py", 14, "GM801") in run.findings(), run.stdout
+    (root / "pyproject.toml").write_text('[tool.gradmode-lint]\ntests = "yes"\n')
+    run = run_lint(root, ".")
+    assert run.returncode == 2 and "tests must be true or false" in run.stderr
+
+
+def test_messages_say_where_the_mode_was_set(bugs: tuple[Path, LintRun]) -> None:
+    _, run = bugs
+    lines = {line.split(" ", 1)[0]: line for line in run.stdout.splitlines()}
+    assert "`self.vocoder.eval()` in `__init__` (line 12)" in lines["followed_in_class.py:15:16:"]
+    assert "runs `model(...)` in `evaluate` (line 11)" in lines["followed.py:22:12:"]
+    assert "computed from `self.training` in `__init__` (line 8), where it is always True" in (
+        lines["init_training.py:12:15:"]
+    )
