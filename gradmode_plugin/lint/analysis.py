@@ -259,7 +259,7 @@ class _Scope:
         self.param_iterables: set[str] = set()
         self.wants_grad = False
         #: block paths (see `_Ctx.path`) where the function computes gradients on purpose (a `backward()`, ...)
-        self.grad_paths: list[tuple[int, ...]] = []
+        self.grad_paths: list[tuple[tuple[int, ...], tuple[int, int]]] = []
         #: the grad mode of the `with` blocks around this function's `def` (a nested function inherits it)
         self.def_grad = _FREE
         #: names (dotted) whose parameters do not require grad, and modules without parameters
@@ -624,7 +624,7 @@ class _Analysis:
         backward_pass = ctx.cls is not None and ctx.cls.autograd and node.name in ("backward", "jvp", "vjp")
         if backward_pass:
             scope.wants_grad = True
-            scope.grad_paths.append(())
+            scope.grad_paths.append(((), (0, 0)))
         body_ctx = _Ctx(scope, decorator_grad, False, backward_pass, frozenset(), None)
         self._push_body(stack, node.body, body_ctx)
         stack.extend((item, ctx) for item in reversed(node.decorator_list))
@@ -646,7 +646,10 @@ class _Analysis:
             if state == _FREE and self._expects_raise(item.context_expr):
                 state = _RAISES
             if state == _ON and not allow:
-                self._wants_grad(ctx)
+                # gradients turned on for a block: the function expects to run under `no_grad`, and its other
+                # forwards run in whatever mode its caller chose
+                ctx.scope.wants_grad = True
+                ctx.scope.grad_paths.append(((), (0, 0)))
             if self._is_allow_grad(item.context_expr):
                 allow = True
             if state == _ON and ctx.scope.eval_name is not None and not allow:
@@ -787,11 +790,12 @@ class _Analysis:
         ):
             self._freeze(_dotted_base(value), ctx.scope)
 
-    def _wants_grad(self, ctx: _Ctx) -> None:
+    def _wants_grad(self, ctx: _Ctx, node: ast.expr) -> None:
         """The code at ``ctx`` computes gradients on purpose: evaluation-without-no_grad says nothing of its
         block (nor of the blocks around and inside it)."""
         ctx.scope.wants_grad = True
-        ctx.scope.grad_paths.append(ctx.path)
+        end = (node.end_lineno or node.lineno, node.end_col_offset or node.col_offset)
+        ctx.scope.grad_paths.append((ctx.path, end))  # where it ends: `autograd.grad(model(x), x)` is after the call
 
     def _expects_raise(self, node: ast.expr) -> bool:
         if not isinstance(node, ast.Call):
@@ -877,7 +881,7 @@ class _Analysis:
         elif isinstance(func, ast.Name) and not self.imports.is_import(func.id):
             scope.model_calls.append((call, ctx.grad, ctx.path))
         if any(kw.arg == "requires_grad" and _is_true(kw.value) for kw in call.keywords):
-            self._wants_grad(ctx)
+            self._wants_grad(ctx, call)
         return True
 
     def _qualified_call(self, call: ast.Call, qualname: str, ctx: _Ctx) -> None:
@@ -910,7 +914,7 @@ class _Analysis:
         elif qualname in names.AUTOGRAD_BACKWARD:
             self._backward(call, ctx)
         elif qualname in names.AUTOGRAD_GRAD:
-            self._wants_grad(ctx)
+            self._wants_grad(ctx, call)
         elif qualname == names.IS_GRAD_ENABLED:
             scope.reads_grad_mode = True
         elif qualname == names.THREAD:
@@ -927,7 +931,7 @@ class _Analysis:
             return
         if attr == "requires_grad_":
             if not call.args or _is_true(call.args[0]):
-                self._wants_grad(ctx)
+                self._wants_grad(ctx, call)
             elif _is_false(call.args[0]):
                 base = _dotted_base(receiver)
                 self._freeze(scope.param_sources.get(base, base) if base else None, scope)
@@ -1005,7 +1009,7 @@ class _Analysis:
 
     def _backward(self, call: ast.Call, ctx: _Ctx) -> None:
         scope = ctx.scope
-        self._wants_grad(ctx)
+        self._wants_grad(ctx, call)
         if scope.eval_name is not None and not ctx.allow:
             self.report(
                 call,
@@ -1402,7 +1406,7 @@ class _Analysis:
         modes = sorted(scope.mode_calls)
         effective: int | None = None
         for call, grad, path in sorted(scope.model_calls, key=lambda item: (item[0].lineno, item[0].col_offset)):
-            if grad != _FREE or _excused(path, scope.grad_paths):
+            if grad != _FREE:
                 continue
             position = (call.lineno, call.col_offset)
             passed = self._passed_to_function(call, modes, position)
@@ -1415,8 +1419,15 @@ class _Analysis:
             last = _last_mode(modes, key, position)
             if last is None or last[1] != "eval":
                 continue
+            until = min(
+                (at for at, other, mode in modes if other == key and at > last[0] and mode == "train"), default=None
+            )
+            if _excused(path, last[0], until, scope.grad_paths):
+                continue
             if effective is None:
                 effective = self.effective_grad(scope)
+                if effective == _FREE and self._called_where_grad_is_wanted(scope):
+                    effective = _CHOSEN
             if effective != _FREE:
                 return
             reported.add(key)
@@ -1503,12 +1514,25 @@ class _Analysis:
             stack.extend((child, grad) for child in reversed(children))
         return found
 
-    def _wants_grad_at(self, definition: Def) -> bool:
+    def _called_where_grad_is_wanted(self, scope: _Scope) -> bool:
+        """Whether a function of this module calls this one and computes gradients itself (an attack's
+        ``_forward_and_gradient`` calling ``_forward``): the forward's graph is what it differentiates."""
+        definition = self._definition(scope)
+        return definition is not None and any(
+            caller is not None and self._wants_grad_at(caller, call)
+            for caller, _, call in self.index().callers(definition)
+        )
+
+    def _wants_grad_at(self, definition: Def, call: ast.Call | None) -> bool:
+        """Whether a function computes gradients after it makes ``call`` (the call's output is differentiated; a
+        training step before an evaluation call says nothing of it)."""
         node = definition.node
+        position = (call.lineno, call.col_offset) if call is not None else (0, 0)
         return any(
-            scope.wants_grad
+            at[0] == 0 or at > position
             for scope in self.scopes
-            if scope.node is not None and getattr(scope.node, "lineno", None) == node.lineno and scope.name == node.name
+            if getattr(scope.node, "lineno", None) == node.lineno and scope.name == node.name
+            for _, at in scope.grad_paths
         )
 
     def _decide_classes(self) -> None:
@@ -1550,10 +1574,7 @@ class _Analysis:
             or any(word in name for word in ("train", "loss", "fit", "backward", "optim", "update"))
         ):
             return  # training code (a frozen teacher or a perceptual loss may need gradients through it)
-        definition = self._definition(method)
-        if definition is not None and any(
-            caller is not None and self._wants_grad_at(caller) for caller, _, _ in self.index().callers(definition)
-        ):
+        if self._called_where_grad_is_wanted(method):
             return  # also run where gradients are computed on purpose (an attack's forward-and-gradient)
         own = {key for _, key, _ in method.mode_calls}
         reported: set[str] = set()
@@ -1662,10 +1683,21 @@ def _in_test(scope: _Scope | None) -> bool:
     return False
 
 
-def _excused(path: tuple[int, ...], grad_paths: list[tuple[int, ...]]) -> bool:
-    """Whether code at ``path`` shares a block with code that computes gradients on purpose (one inside the
-    other): a ``backward()`` in the ``train`` branch or loop says nothing of the ``valid`` one."""
-    return any(path[: len(wanted)] == wanted or wanted[: len(path)] == path for wanted in grad_paths)
+def _excused(
+    path: tuple[int, ...],
+    after: tuple[int, int],
+    until: tuple[int, int] | None,
+    grad_paths: list[tuple[tuple[int, ...], tuple[int, int]]],
+) -> bool:
+    """Whether a forward at ``path`` is excused by code that computes gradients on purpose in the same block (or
+    one inside the other), after the ``eval()`` at ``after`` and before the ``train()`` at ``until``: a
+    ``backward()`` in the ``train`` branch or loop says nothing of the ``valid`` one, nor one before the ``eval()``
+    (or after the module is trained again) of the forward in between."""
+    return any(
+        (path[: len(wanted)] == wanted or wanted[: len(path)] == path)
+        and ((at > after and (until is None or at < until)) or not at[0])
+        for wanted, at in grad_paths
+    )
 
 
 def _last_mode(

@@ -124,14 +124,27 @@ class ImportTable:
         return _CANONICAL.get(name, name)
 
     def bound_in(self, tree: ast.Module) -> None:
-        """Record the module-level imports, also those under ``if``/``try``/``with`` (not inside functions)."""
+        """Record the module-level imports, also those under ``if``/``try``/``with`` (not inside functions), and
+        module-level aliases of what they import (``F = nn.functional``)."""
         stack: list[ast.stmt] = list(tree.body)
+        aliases: list[ast.Assign] = []
         while stack:
             node = stack.pop()
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 self.add(node)
+            elif (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Attribute)
+            ):
+                aliases.append(node)
             elif isinstance(node, (ast.If, ast.Try, ast.With, ast.AsyncWith)) or type(node).__name__ == "TryStar":
                 for field in ("body", "orelse", "finalbody"):
                     stack.extend(getattr(node, field, ()))
                 for handler in getattr(node, "handlers", ()):
                     stack.extend(handler.body)
+        for node in sorted(aliases, key=lambda node: node.lineno):  # `F = nn.functional`, once the imports are known
+            qualified = self.qualname(node.value)
+            if qualified is not None and qualified.startswith("torch."):
+                self._names[node.targets[0].id] = qualified  # type: ignore[union-attr]

@@ -37,6 +37,37 @@ BUGS: dict[str, str] = {
             while True:
                 out = model(next(valid_loader))  # expect: GM501
         """,
+    "train_then_eval.py": """
+        import torch
+        from torch import nn
+
+        F = nn.functional
+
+
+        def main(model, loader, optimizer, x):
+            for batch in loader:
+                optimizer.zero_grad()
+                model(batch).sum().backward()
+                optimizer.step()
+            model.eval()
+            logits = model(x)  # expect: GM501
+
+            def evaluate(data):
+                model.eval()
+                return model(data)  # expect: GM501
+
+            for epoch in range(3):
+                model.train()
+                for batch in loader:
+                    model(batch).sum().backward()
+                print(evaluate(x))
+            return logits
+
+
+        class Head(nn.Module):
+            def forward(self, x):
+                return F.dropout(x, p=self.p)  # expect: GM101
+        """,
     "followed.py": """
         import torch
 
@@ -414,6 +445,18 @@ CORRECT: dict[str, str] = {
                 x.requires_grad_()
                 return torch.autograd.grad(self._forward(x).sum(), x)
         """,
+    "poisoning.py": """
+        import torch
+
+
+        class Poisoning:
+            def _forward(self, x, edge_index, edge_weight):
+                self.model.reset_parameters()
+                with torch.enable_grad():
+                    self.fit(x, edge_index, edge_weight)
+                self.model.eval()
+                return self.model(x, edge_index, edge_weight)
+        """,
     "executors_ok.py": """
         from concurrent.futures import ThreadPoolExecutor
 
@@ -572,6 +615,7 @@ def test_messages_say_where_the_mode_was_set(bugs: tuple[Path, LintRun]) -> None
     lines = {line.split(" ", 1)[0]: line for line in run.stdout.splitlines()}
     assert "`self.vocoder.eval()` in `__init__` (line 12)" in lines["followed_in_class.py:15:16:"]
     assert "runs `model(...)` in `evaluate` (line 11)" in lines["followed.py:22:12:"]
-    assert "computed from `self.training` in `__init__` (line 8), where it is always True" in (
-        lines["init_training.py:12:15:"]
+    assert (
+        "computed from `self.training` in `__init__` (line 8), where it is always True"
+        in (lines["init_training.py:12:15:"])
     )

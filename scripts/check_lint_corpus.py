@@ -1,0 +1,590 @@
+"""Measure ``gradmode-lint`` on a corpus of public repositories it was not written for: every finding with its
+verdict, a search of the same trees for every pattern the rules target (each candidate judged), and from them
+precision, findings per 1,000 files, recall and speed.
+
+The trees are fetched outside this repository (their code is never committed here), one folder per repository,
+named as in ``REPOS``, each at the commit listed there. Verdicts are kept in ``docs/lint_corpus_verdicts.json``;
+``--write`` renders ``docs/lint_corpus.md`` from the run and the verdicts. A finding or a candidate without a
+verdict is listed as unjudged, and the run exits 1.
+
+Run from the repository root::
+
+    python scripts/check_lint_corpus.py /tmp/lint_corpus                 # figures, and what is unjudged
+    python scripts/check_lint_corpus.py /tmp/lint_corpus --write         # also docs/lint_corpus.md
+
+The search is deliberately independent of the linter's own logic: plain patterns over the syntax tree (a call of a
+dropout function, ``.eval()`` and a later call of the same object outside any ``no_grad`` text, ...), wider than
+the rules, so that what the rules miss shows up as candidates judged ``bug``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import re
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from gradmode_plugin.lint.files import python_files
+from gradmode_plugin.lint.rules import select_codes
+from gradmode_plugin.lint.runner import lint_files
+from gradmode_plugin.lint.testcode import is_test_function, is_test_path
+
+ROOT = Path(__file__).resolve().parents[1]
+VERDICTS = ROOT / "docs" / "lint_corpus_verdicts.json"
+REPORT = ROOT / "docs" / "lint_corpus.md"
+
+
+class Repo(NamedTuple):
+    folder: str
+    github: str
+    commit: str
+    kind: str
+
+
+#: The corpus: folder, GitHub repository, commit, what kind of code it is.
+REPOS: tuple[Repo, ...] = (
+    Repo("CLIP", "openai/CLIP", "d05afc436d78f1c48dc0dbf8e5980a9d471f35f6", "research (model release)"),
+    Repo(
+        "DALLE-pytorch",
+        "lucidrains/DALLE-pytorch",
+        "58c1e1a4fef10725a79bd45cdb5581c03e3e59e7",
+        "research (single author)",
+    ),
+    Repo("DiT", "facebookresearch/DiT", "ed81ce2229091fd4ecc9a223645f95cf379d582b", "research (paper)"),
+    Repo("MONAI", "Project-MONAI/MONAI", "d388d1c6fec8cb3a0eebee5b5a0b9776ca59ca83", "library with tests"),
+    Repo("accelerate", "huggingface/accelerate", "16cb6eb80dd9aa8b4df1a63ef57863e455d53b83", "training framework"),
+    Repo("allennlp", "allenai/allennlp", "80fb6061e568cb9d6ab5d45b661e86eb61b92c82", "library with tests"),
+    Repo("detr", "facebookresearch/detr", "29901c51d7fe8712168b8d0d64351170bc0f83e0", "research (paper)"),
+    Repo("guided-diffusion", "openai/guided-diffusion", "22e0df8183507e13a7813f8d38d51b072ca1e67c", "research (paper)"),
+    Repo("ignite", "pytorch/ignite", "de08e799cfb55a6cf4aa778575d6bad725385453", "training framework"),
+    Repo("kornia", "kornia/kornia", "b4f5a78a13891c7ac4c1cd9695941380273e981d", "library with tests"),
+    Repo("mae", "facebookresearch/mae", "efb2a8062c206524e35e47d04501ed4f544c0ae8", "research (paper)"),
+    Repo("mmengine", "open-mmlab/mmengine", "254342938d9bde1775c39ea7d5181c5d294026c4", "training framework"),
+    Repo("pyro", "pyro-ppl/pyro", "ff6ae1c9572591791aae8842bcd702fcf0b46fd6", "library with tests and examples"),
+    Repo(
+        "pytorch_geometric",
+        "pyg-team/pytorch_geometric",
+        "5c6461b2305ad068a6d61165b3c55852a11aaa41",
+        "library with tests and examples",
+    ),
+    Repo(
+        "segment-anything",
+        "facebookresearch/segment-anything",
+        "dca509fe793f601edb92606367a655c15ac00fdf",
+        "research (model release)",
+    ),
+    Repo("skorch", "skorch-dev/skorch", "5db0ddc962117a2c3a646910ecd2e70253ff8e87", "training framework"),
+    Repo(
+        "speechbrain",
+        "speechbrain/speechbrain",
+        "9c826ef3937bac885c8a6ca86c6889a30f256fb5",
+        "training framework with recipes",
+    ),
+    Repo(
+        "stable-diffusion", "CompVis/stable-diffusion", "21f890f9da3cfbeaba8e2ac3c425ee9e998d5229", "research (paper)"
+    ),
+    Repo(
+        "stylegan2-ada-pytorch",
+        "NVlabs/stylegan2-ada-pytorch",
+        "d72cc7d041b42ec8e806021a205ed9349f87c6a4",
+        "research (paper)",
+    ),
+    Repo("tacotron2", "NVIDIA/tacotron2", "185cd24e046cc1304b4f8e564734d2498c6e2e6f", "research (model release)"),
+    Repo("trl", "huggingface/trl", "f2cd57710ae345ea6428ae95363267fcf38a3dc8", "training framework"),
+    Repo("vits", "jaywalnut310/vits", "2e561ba58618d021b5b8323d3765880f7e0ecfdb", "research (paper)"),
+    Repo("yolov5", "ultralytics/yolov5", "5081342f04fb287fc2e5f2b5a4e06752b7937b1c", "research / application"),
+)
+
+# -- the search ----------------------------------------------------------------------------------------------------
+
+_DROPOUT = re.compile(r"(?:^|\.)(?:feature_)?(?:alpha_)?dropout(?:[123]d)?_?$")
+_EVAL_NAME = re.compile(r"(valid|test_step|predict|on_test|evaluat|infer)", re.IGNORECASE)
+_FORWARDS = ("forward", "encode", "decode", "inference", "infer", "encode_image", "encode_text")
+_INPLACE = re.compile(r"^(add_|sub_|mul_|div_|copy_|lerp_|addcmul_|addcdiv_|clamp_|zero_|fill_)$")
+
+
+class Candidate(NamedTuple):
+    path: str
+    line: int
+    family: str  # the rules it is a candidate for
+    text: str
+    auto: str | None  # a verdict given by a stated criterion, or None: judged by hand
+
+
+def _dotted(node: ast.AST) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Call):
+        return None
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _base(node: ast.AST) -> str | None:
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        node = node.func.value
+    return _dotted(node)
+
+
+def _no_grad_text(node: ast.AST) -> bool:
+    text = ast.unparse(node)
+    return "no_grad" in text or "inference_mode" in text or "set_grad_enabled(False)" in text
+
+
+class _Search(ast.NodeVisitor):
+    """One file: candidates for every family."""
+
+    def __init__(self, path: str, lines: list[str], test_file: bool) -> None:
+        self.path = path
+        self.lines = lines
+        self.test_file = test_file
+        self.found: list[Candidate] = []
+        self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+        self.classes: list[ast.ClassDef] = []
+        self.guard: list[bool] = [False]  # under a no_grad-like with or decorator
+        self.defs: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+
+    def add(self, node: ast.AST, family: str, auto: str | None = None) -> None:
+        line = getattr(node, "lineno", 1)
+        text = self.lines[line - 1].strip() if line <= len(self.lines) else ""
+        self.found.append(Candidate(self.path, line, family, text[:160], auto))
+
+    def in_test(self) -> bool:
+        return self.test_file or any(is_test_function(f.name) for f in self.functions)
+
+    # structure
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        guarded = self.guard[-1] or any(_no_grad_text(d) for d in node.decorator_list)
+        self.functions.append(node)
+        self.guard.append(guarded)
+        self._eval_forwards(node, guarded)
+        self._parameter_updates(node, guarded)
+        self.generic_visit(node)
+        self.guard.pop()
+        self.functions.pop()
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self.classes.append(node)
+        self._class_eval(node)
+        self.generic_visit(node)
+        self.classes.pop()
+
+    def visit_Module(self, node: ast.Module) -> None:
+        self.defs = {d.name: d for d in node.body if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        self._eval_forwards(node, False)
+        self._parameter_updates(node, False)
+        self.generic_visit(node)
+
+    def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
+        self.guard.append(self.guard[-1] or any(_no_grad_text(item.context_expr) for item in node.items))
+        self.generic_visit(node)
+        self.guard.pop()
+
+    visit_AsyncWith = visit_With
+
+    # dropout, grad mode, threads, volatile
+    def visit_Call(self, node: ast.Call) -> None:
+        name = _dotted(node.func) or ""
+        last = name.rpartition(".")[2]
+        keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg}
+        function = self.functions[-1].name if self.functions else "<module>"
+        if (_DROPOUT.search(name) and not name.startswith("self.") and "." in name) or name in ("dropout", "dropout2d"):
+            training = keywords.get("training") or keywords.get("train")
+            if training is None and len(node.args) >= 3:
+                training = node.args[2]
+            if training is not None and "train" in ast.unparse(training).lower():
+                self.add(node, "dropout", "not: `training=` reads the training flag")
+            elif training is not None and ast.unparse(training) == "False":
+                self.add(node, "dropout", "not: `training=False`")
+            else:
+                self.add(node, "dropout")
+        elif last == "scaled_dot_product_attention" and (keywords.get("dropout_p") is not None or len(node.args) > 4):
+            value = keywords.get("dropout_p") or node.args[4]
+            text = ast.unparse(value)
+            if "train" in text.lower():
+                self.add(node, "sdpa-dropout", "not: `dropout_p` reads the training flag")
+            elif text in ("0", "0.0", "0."):
+                self.add(node, "sdpa-dropout", "not: `dropout_p` is 0")
+            else:
+                self.add(node, "sdpa-dropout")
+        elif last == "train" and isinstance(node.func, ast.Attribute) and _EVAL_NAME.search(function):
+            if not node.args or ast.unparse(node.args[0]) == "True":
+                self.add(node, "train-in-evaluation")
+        elif last in ("enable_grad", "backward", "manual_backward") and _EVAL_NAME.search(function):
+            if not self.in_test():
+                self.add(node, "grad-in-evaluation")
+        elif last == "set_grad_enabled" and node.args and ast.unparse(node.args[0]) == "True":
+            if _EVAL_NAME.search(function):
+                self.add(node, "grad-in-evaluation")
+        elif keywords.get("volatile") is not None and ast.unparse(keywords["volatile"]) == "True":
+            self.add(node, "volatile")
+        elif (
+            ((last == "Thread" and "target" in keywords) or (last in ("submit", "map") and "ool" in name + "xecutor"))
+            and (self.guard[-1] or _EVAL_NAME.search(function))
+            and not self.in_test()
+        ):
+            self.add(node, "thread")
+        self.generic_visit(node)
+
+    def visit_Expr(self, node: ast.Expr) -> None:
+        if isinstance(node.value, ast.Call) and (_dotted(node.value.func) or "").endswith("set_grad_enabled"):
+            self.add(node, "grad-mode-statement")
+        self.generic_visit(node)
+
+    # evaluation without no_grad, in one function
+    def _eval_forwards(self, node: ast.AST, guarded: bool) -> None:
+        if guarded or (self.test_file or (isinstance(node, ast.FunctionDef) and is_test_function(node.name))):
+            return
+        body = node.body if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)) else []
+        evaluated: dict[str, int] = {}
+        for stmt, under in _statements(body, False):
+            for sub in _own_nodes(stmt):
+                if not isinstance(sub, ast.Call) or not isinstance(sub.func, ast.Attribute):
+                    if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id in evaluated:
+                        if not under:
+                            self.add(sub, "eval-without-no-grad")
+                            evaluated.pop(sub.func.id)
+                    elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id in self.defs:
+                        callee = self.defs[sub.func.id]
+                        params = [a.arg for a in callee.args.args]
+                        for index, arg in enumerate(sub.args):  # `evaluate(model)` after `model.eval()`
+                            key = _dotted(arg)
+                            if key in evaluated and not under and index < len(params) and _calls(callee, params[index]):
+                                self.add(sub, "eval-without-no-grad (passed on)")
+                    continue
+                if sub.func.attr == "eval" and not sub.args:
+                    key = _base(sub.func.value)
+                    if key:
+                        evaluated[key] = sub.lineno
+                    continue
+                target = _dotted(sub.func.value) if sub.func.attr in _FORWARDS else _dotted(sub.func)
+                if target in evaluated and not under:
+                    self.add(sub, "eval-without-no-grad")
+                    evaluated.pop(target)
+
+    def _class_eval(self, node: ast.ClassDef) -> None:
+        if self.test_file:
+            return
+        methods = [m for m in node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        evaluated = {
+            key: m.name
+            for m in methods
+            for sub in ast.walk(m)
+            if isinstance(sub, ast.Call)
+            and isinstance(sub.func, ast.Attribute)
+            and sub.func.attr == "eval"
+            and not sub.args
+            and (key := _base(sub.func.value)) is not None
+            and key.startswith("self.")
+        }
+        for method in methods:
+            if any(_no_grad_text(d) for d in method.decorator_list):
+                continue
+            for stmt, under in _statements(method.body, False):
+                for sub in _own_nodes(stmt):
+                    if not isinstance(sub, ast.Call) or under:
+                        continue
+                    func = sub.func
+                    target = (
+                        _dotted(func.value)
+                        if isinstance(func, ast.Attribute) and func.attr in _FORWARDS
+                        else _dotted(func)
+                    )
+                    if target in evaluated and evaluated[target] != method.name:
+                        self.add(sub, "eval-without-no-grad (class)")
+                        evaluated = {k: v for k, v in evaluated.items() if k != target}
+
+    # parameters updated by hand
+    def _parameter_updates(self, node: ast.AST, guarded: bool) -> None:
+        if guarded:
+            return
+        body = node.body if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)) else []
+        for stmt, under in _statements(body, False):
+            if under or not isinstance(stmt, (ast.For, ast.AsyncFor)):
+                continue
+            iterable = ast.unparse(stmt.iter)
+            if "parameters(" not in iterable and "params" not in iterable:
+                continue
+            names = {n.id for n in ast.walk(stmt.target) if isinstance(n, ast.Name)}
+            for sub_stmt, sub_under in _statements(stmt.body, False):
+                if sub_under:
+                    continue
+                for sub in _own_nodes(sub_stmt):
+                    if (
+                        isinstance(sub, ast.AugAssign)
+                        and _dotted(sub.target)
+                        and (_dotted(sub.target) or "").split(".")[0] in names
+                    ):
+                        if ".data" not in ast.unparse(sub.target):
+                            self.add(sub, "parameter-update")
+                    elif (
+                        isinstance(sub, ast.Call)
+                        and isinstance(sub.func, ast.Attribute)
+                        and _INPLACE.match(sub.func.attr)
+                        and (_dotted(sub.func.value) or "").split(".")[0] in names
+                        and ".data" not in ast.unparse(sub.func.value)
+                    ):
+                        self.add(sub, "parameter-update")
+
+
+def _calls(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    """Whether a function calls ``name(...)`` or one of its forward methods."""
+    for sub in ast.walk(function):
+        if isinstance(sub, ast.Call):
+            func = sub.func
+            target = (
+                _dotted(func.value) if isinstance(func, ast.Attribute) and func.attr in _FORWARDS else _dotted(func)
+            )
+            if target == name:
+                return True
+    return False
+
+
+def _statements(body: list[ast.stmt], under: bool) -> Iterator[tuple[ast.stmt, bool]]:
+    """Every statement of a body, nested blocks included (not nested functions or classes), and whether a
+    no_grad-like ``with`` is around it."""
+    for stmt in body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        yield stmt, under
+        inner = under or (
+            isinstance(stmt, (ast.With, ast.AsyncWith)) and any(_no_grad_text(i.context_expr) for i in stmt.items)
+        )
+        for field in ("body", "orelse", "finalbody"):
+            yield from _statements(getattr(stmt, field, []) or [], inner)
+        for handler in getattr(stmt, "handlers", []) or []:
+            yield from _statements(handler.body, inner)
+        for case in getattr(stmt, "cases", []) or []:
+            yield from _statements(case.body, inner)
+
+
+def _own_nodes(stmt: ast.stmt) -> Iterator[ast.AST]:
+    """The nodes of a statement itself, in order, less nested statements' (walked on their own)."""
+    stack: list[ast.AST] = [stmt]
+    while stack:
+        node = stack.pop()
+        yield node
+        children = [
+            child
+            for child in ast.iter_child_nodes(node)
+            if not isinstance(child, (ast.stmt, ast.Lambda, ast.excepthandler, ast.match_case))
+        ]
+        stack.extend(reversed(children))
+
+
+def search(folder: Path, corpus: Path) -> list[Candidate]:
+    """Every candidate in a tree (the files the linter walks)."""
+    found: list[Candidate] = []
+    for file in python_files([str(folder)]):
+        try:
+            source = Path(file).read_bytes()
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        relative = os.path.relpath(file, corpus)
+        inner = os.path.relpath(file, folder)
+        visitor = _Search(relative, source.decode("utf-8", "replace").splitlines(), is_test_path(inner))
+        visitor.visit(tree)
+        found.extend(visitor.found)
+    return found
+
+
+# -- the measurement -----------------------------------------------------------------------------------------------
+
+
+def _key(path: str, line: int, code: str) -> str:
+    return f"{path}:{line}:{code}"
+
+
+def measure(corpus: Path) -> dict:
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
+    codes = select_codes()
+    rows, findings, candidates = [], [], []
+    for repo in REPOS:
+        folder = corpus / repo.folder
+        if not folder.is_dir():
+            raise SystemExit(f"{folder}: missing; fetch {repo.github} at {repo.commit} there")
+        previous = os.getcwd()
+        os.chdir(folder)  # as a user runs it: from the repository's root, its own settings (none of these has any)
+        try:
+            start = time.perf_counter()
+            result = lint_files(python_files(["."]), codes)
+            seconds = time.perf_counter() - start
+        finally:
+            os.chdir(previous)
+        rows.append({"repo": repo, "files": result.files, "findings": len(result.findings), "seconds": seconds})
+        for f in result.findings:
+            findings.append({"path": f"{repo.folder}/{os.path.normpath(f.path)}", "line": f.line, "code": f.code,
+                             "message": f.message})  # fmt: skip
+        candidates.extend(search(folder, corpus))
+    return {"rows": rows, "findings": findings, "candidates": candidates}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("corpus", type=Path, help="folder holding one folder per repository of REPOS")
+    parser.add_argument("--write", action="store_true", help=f"write {REPORT.relative_to(ROOT)}")
+    parser.add_argument("--unjudged", type=Path, help="write what has no verdict yet to this JSON file")
+    args = parser.parse_args(argv)
+    run = measure(args.corpus)
+    verdicts = json.loads(VERDICTS.read_text()) if VERDICTS.is_file() else {"findings": {}, "candidates": {}}
+    figures, unjudged = evaluate(run, verdicts)
+    print(json.dumps(figures, indent=2))
+    if args.unjudged:
+        args.unjudged.write_text(json.dumps(unjudged, indent=2) + "\n")
+    if args.write:
+        REPORT.write_text(render(run, verdicts, figures))
+    if unjudged["findings"] or unjudged["candidates"]:
+        print(f"unjudged: {len(unjudged['findings'])} finding(s), {len(unjudged['candidates'])} candidate(s)")
+        return 1
+    return 0
+
+
+def _candidate_key(c: Candidate) -> str:
+    return f"{c.path}:{c.line}:{c.family}"
+
+
+def evaluate(run: dict, verdicts: dict) -> tuple[dict, dict]:
+    """Precision, findings per 1,000 files, recall, speed; and what is unjudged."""
+    files = sum(row["files"] for row in run["rows"])
+    judged = verdicts.get("findings", {})
+    counts = {"true": 0, "intended": 0, "false": 0}
+    unjudged: dict[str, dict] = {"findings": {}, "candidates": {}}
+    for f in run["findings"]:
+        key = _key(f["path"], f["line"], f["code"])
+        verdict = judged.get(key)
+        if verdict is None:
+            unjudged["findings"][key] = f["message"]
+            continue
+        counts[verdict[0]] += 1
+    found_lines = {(f["path"], f["line"]) for f in run["findings"]}
+    real, caught = 0, 0
+    by_candidate = verdicts.get("candidates", {})
+    for c in run["candidates"]:
+        verdict = (
+            [c.auto.split(":", 1)[0], c.auto.split(":", 1)[1].strip()]
+            if c.auto
+            else by_candidate.get(_candidate_key(c))
+        )
+        if verdict is None:
+            unjudged["candidates"][_candidate_key(c)] = c.text
+            continue
+        if verdict[0] == "bug":
+            real += 1
+            caught += (c.path, c.line) in found_lines
+    total = len(run["findings"])
+    slowest = min(run["rows"], key=lambda row: row["files"] / max(row["seconds"], 1e-9))
+    figures = {
+        "repositories": len(run["rows"]),
+        "files": files,
+        "findings": total,
+        "true": counts["true"],
+        "intended": counts["intended"],
+        "false": counts["false"],
+        "precision": round((counts["true"] + counts["intended"]) / total, 3) if total else 1.0,
+        "findings_per_1000_files": round(1000 * total / files, 2),
+        "search_candidates": len(run["candidates"]),
+        "real_instances": real,
+        "found_by_the_linter": caught,
+        "recall": round(caught / real, 3) if real else 1.0,
+        "seconds": round(sum(row["seconds"] for row in run["rows"]), 2),
+        "slowest_repo": slowest["repo"].folder,
+        "slowest_files_per_s": round(slowest["files"] / slowest["seconds"]),
+    }
+    return figures, unjudged
+
+
+def render(run: dict, verdicts: dict, figures: dict) -> str:
+    """``docs/lint_corpus.md``."""
+    out = [
+        "# gradmode-lint on code it was not written for",
+        "",
+        "Generated by `python scripts/check_lint_corpus.py <corpus> --write` from the run and the verdicts in",
+        "`docs/lint_corpus_verdicts.json`. Default settings, each repository linted whole from its root as a new",
+        "user would (`gradmode-lint .`), test code included in the walk (GM501 and GM801 are off there by default).",
+        "",
+        "## Figures",
+        "",
+        f"- {figures['repositories']} repositories, {figures['files']:,} Python files",
+        f"- {figures['findings']} findings: {figures['true']} true, {figures['intended']} intended, "
+        f"{figures['false']} false: precision {figures['precision']:.1%}",
+        f"- {figures['findings_per_1000_files']} findings per 1,000 files",
+        f"- search: {figures['search_candidates']} candidates, {figures['real_instances']} real instances, "
+        f"{figures['found_by_the_linter']} found by the linter: recall {figures['recall']:.1%}",
+        f"- speed (one core, this machine under load): {figures['seconds']} s in all; slowest repository "
+        f"{figures['slowest_repo']}, {figures['slowest_files_per_s']} files/s",
+        "",
+        "## Repositories",
+        "",
+        "| repository | commit | kind | files | findings | seconds |",
+        "|---|---|---|---|---|---|",
+    ]
+    for row in run["rows"]:
+        repo = row["repo"]
+        out.append(
+            f"| [{repo.github}](https://github.com/{repo.github}) | `{repo.commit[:12]}` | {repo.kind} | "
+            f"{row['files']} | {row['findings']} | {row['seconds']:.2f} |"
+        )
+    out += ["", "## Every finding, with its verdict", "", "| finding | code | verdict | why |", "|---|---|---|---|"]
+    judged = verdicts.get("findings", {})
+    for f in sorted(run["findings"], key=lambda f: (f["path"], f["line"])):
+        verdict = judged.get(_key(f["path"], f["line"], f["code"]), ["unjudged", ""])
+        out.append(f"| `{f['path']}:{f['line']}` | {f['code']} | {verdict[0]} | {verdict[1]} |")
+    out += [
+        "",
+        "## The search for real misses",
+        "",
+        "Every candidate of the search, by family, with its verdict (`bug`: a real instance of a bug a rule targets;",
+        "`not`: correct code, with why) and whether the linter reports it. Verdicts given by a stated criterion",
+        "(`training=self.training`, ...) are marked as such. The GM501/GM801 search leaves test code out, as the",
+        "default settings do.",
+        "",
+    ]
+    found_lines = {(f["path"], f["line"]) for f in run["findings"]}
+    by_candidate = verdicts.get("candidates", {})
+    families: dict[str, list[Candidate]] = {}
+    for c in run["candidates"]:
+        families.setdefault(c.family, []).append(c)
+    for family in sorted(families):
+        rows = families[family]
+        bugs = 0
+        lines = ["| candidate | code | verdict | why | found |", "|---|---|---|---|---|"]
+        auto_not = 0
+        for c in sorted(rows, key=lambda c: (c.path, c.line)):
+            if c.auto:
+                auto_not += 1
+                continue
+            verdict = by_candidate.get(_candidate_key(c), ["unjudged", ""])
+            bugs += verdict[0] == "bug"
+            found = "yes" if (c.path, c.line) in found_lines else "no"
+            text = c.text.replace("|", "\\|")
+            lines.append(f"| `{c.path}:{c.line}` | `{text}` | {verdict[0]} | {verdict[1]} | {found} |")
+        out += [f"### {family}: {len(rows)} candidates, {bugs} real", ""]
+        if auto_not:
+            reasons: dict[str, int] = {}
+            for c in rows:
+                if c.auto:
+                    reasons[c.auto] = reasons.get(c.auto, 0) + 1
+            out += [f"- {n} judged `{reason}`" for reason, n in sorted(reasons.items())] + [""]
+        if len(lines) > 2:
+            out += [*lines, ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
