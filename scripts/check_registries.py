@@ -62,6 +62,7 @@ import re
 import selectors
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -100,6 +101,12 @@ KNOWN: Final[dict[tuple[str, str], str]] = {
     ("transformers", "siglip"): "audited batch differs under a dispatch mode (issue 28 item 3)",
     ("transformers", "wavlm"): "audited batch differs under a dispatch mode (issue 28 item 3)",
     ("transformers", "big_bird"): "flags not restored: attention.self replaced in forward (issue 28 item 3)",
+    ("transformers", "bigbird_pegasus"): "flags not restored: self_attn.self replaced in forward, as BigBird's "
+    "(issue 28 item 3)",
+    ("transformers", "siglip_vision_model"): "audited batch differs: nn.MultiheadAttention of the pooling head under "
+    "a dispatch mode (issue 28 item 3)",
+    ("transformers", "phi4_multimodal_vision"): "audited batch differs: nn.MultiheadAttention of the SigLIP pooling "
+    "head under a dispatch mode (issue 28 item 3)",
 }
 
 
@@ -381,6 +388,10 @@ TIMM_DROP: Final[tuple[dict[str, float], ...]] = (
     {},
 )
 TIMM_IMAGE: Final[int] = 64
+#: Variants with more parameters than this are first tried two blocks deep and 64 wide (where the constructor takes
+#: ``depth``, ``embed_dim`` and ``num_heads``: the vision transformers); the smallest of some families is large.
+TIMM_LARGE: Final[int] = 20_000_000
+TIMM_SHRINK: Final[dict[str, int]] = {"depth": 2, "embed_dim": 64, "num_heads": 2}
 
 
 def timm_families() -> dict[str, list[str]]:
@@ -426,6 +437,9 @@ def build_timm(name: str) -> tuple[Callable[[], Any], Callable[[int], Any], dict
     default = timm.get_pretrained_cfg(name)
     channels, height, width = (default.input_size if default else None) or (3, 224, 224)
     attempts: list[tuple[dict[str, Any], int, int]] = []
+    if timm_param_count(name) > TIMM_LARGE:  # a wide, deep transformer at its default size: minutes on a CPU
+        for drop in TIMM_DROP:  # 56: for patch sizes 7, 14 and 28
+            attempts += [({**drop, **TIMM_SHRINK, "img_size": size}, size, size) for size in (TIMM_IMAGE, 56)]
     for drop in TIMM_DROP:
         attempts.append(({**drop, "img_size": TIMM_IMAGE}, TIMM_IMAGE, TIMM_IMAGE))
         attempts.append((drop, TIMM_IMAGE, TIMM_IMAGE))
@@ -836,6 +850,8 @@ def versions(plugin: Path) -> dict[str, str]:
     if plugin.resolve() == PROJECT:
         dirty = git("status", "--porcelain", "--", "gradmode_plugin")
         found["gradmode-plugin source"] = git("rev-parse", "--short", "HEAD") + (" + uncommitted changes" * bool(dirty))
+    elif (plugin / "COMMIT").exists():  # exported by --revision
+        found["gradmode-plugin source"] = (plugin / "COMMIT").read_text().strip() + " (exported)"
     else:
         found["gradmode-plugin source"] = str(plugin)
     return found
@@ -1059,22 +1075,47 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--exceptions-of", type=Path, help="re-run the exceptions of this earlier sweep's JSON")
     parser.add_argument("--limit", type=int, default=0, help="the first N families / types of each registry")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"the JSON file (default {DEFAULT_OUT})")
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per model (default 60)")
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per model (default 120)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--lightning-sample", type=int, default=10, help="models per registry under Trainer.validate")
-    parser.add_argument(
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument(
         "--plugin",
         type=Path,
         default=PROJECT,
-        help="the folder holding the gradmode_plugin package to check (default: this checkout), e.g. an export of\n"
-        "a commit: git archive HEAD gradmode_plugin | tar -x -C /tmp/gm-head",
+        help="the folder holding the gradmode_plugin package to check (default: this checkout, as it is)",
+    )
+    source.add_argument(
+        "--revision",
+        help="check gradmode_plugin as committed at this revision (exported with git archive), e.g. HEAD:\n"
+        "edits of the working tree during the sweep then change nothing",
     )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         worker()
         return 0
+    if args.revision:
+        with tempfile.TemporaryDirectory(prefix="gradmode-plugin-") as folder:
+            args.plugin = export_plugin(args.revision, Path(folder))
+            return report(sweep(args))
     return report(sweep(args))
+
+
+def export_plugin(revision: str, folder: Path) -> Path:
+    """``gradmode_plugin`` as committed at ``revision``, written into ``folder`` (returned) with ``git archive``."""
+    commit = subprocess.run(
+        ["git", "-C", str(PROJECT), "rev-parse", "--short", f"{revision}^{{commit}}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    archive = subprocess.run(
+        ["git", "-C", str(PROJECT), "archive", commit, "gradmode_plugin"], capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    (folder / "COMMIT").write_text(commit + "\n")
+    return folder
 
 
 if __name__ == "__main__":
