@@ -124,16 +124,19 @@ _require(
 _AD_INPLACE_OR_VIEW: Final[Any] = _C.DispatchKeySet(_C.DispatchKey.ADInplaceOrView)
 
 
-def is_composite(op: Any) -> bool:
-    """Whether an aten ``OpOverload`` decomposes into other operators (a CompositeImplicitAutograd kernel)."""
-    return bool(_C._dispatch_has_kernel_for_dispatch_key(op.name(), "CompositeImplicitAutograd"))
+def computes_by_decomposing(op: Any) -> bool:
+    """Whether an aten ``OpOverload`` decomposes into other operators (a CompositeImplicitAutograd kernel) and returns
+    fresh tensors (no view or in-place alias in its schema, ``op._schema.returns``): an operator that computes."""
+    if not _C._dispatch_has_kernel_for_dispatch_key(op.name(), "CompositeImplicitAutograd"):
+        return False
+    return all(getattr(r, "alias_info", None) is None for r in op._schema.returns)
 
 
 def with_view_tracking(call: Callable[[], Any]) -> Any:
     """``call()`` with the ADInplaceOrView key no longer excluded: what a dispatch mode's handler excludes and the
     decomposition of a composite operator (``matmul``'s reshape of a non-contiguous input) follows when it runs
     without a dispatch mode. Used under inference mode only, where the operator reaches the mode before its
-    decomposition."""
+    decomposition, and only for one that returns fresh tensors (a view it returned would be tracked twice)."""
     include, exclude = _C._dispatch_tls_local_include_set(), _C._dispatch_tls_local_exclude_set()
     with _C._ForceDispatchKeyGuard(include, exclude - _AD_INPLACE_OR_VIEW):
         return call()

@@ -121,7 +121,7 @@ def _rule_for(op: Any) -> Rule | None:
 
 
 _UNKNOWN = object()
-#: Operator overload -> whether it decomposes (a CompositeImplicitAutograd kernel), for the process.
+#: Operator overload -> whether it computes by decomposing (a CompositeImplicitAutograd kernel, fresh outputs).
 _COMPOSITE: dict[Any, bool] = {}
 #: Operator overload -> its rule (None: never trains), filled as operators are first seen, for the process.
 _RULES: dict[Any, Rule | None] = {}
@@ -158,7 +158,7 @@ class OpAudit(internals.TorchDispatchMode):  # type: ignore[misc]
             log.debug("gradmode: the operator audit could not read %s", func, exc_info=True)
         composite = _COMPOSITE.get(func)
         if composite is None:
-            composite = _COMPOSITE[func] = internals.is_composite(func)
+            composite = _COMPOSITE[func] = internals.computes_by_decomposing(func)
         if composite and torch.is_inference_mode_enabled():
             # Under inference mode a composite operator reaches the mode whole and decomposes here, below it: with the
             # key set the handler runs under, that decomposition takes other paths than without the mode (nn.Linear on
