@@ -277,3 +277,30 @@ def assignments(cls: type, attr: str) -> tuple[tuple[str, str], ...]:
 def stored_by_step_or_hook(methods: tuple[str, ...]) -> bool:
     """Whether every method that stores an attribute (:func:`assignments`) is a Lightning step or hook."""
     return bool(methods) and all(_STEP_OR_HOOK.fullmatch(m) for m in methods)
+
+
+_ENABLES_GRAD: Final = re.compile(r"^\s*(?:async\s+)?with\b.*(?:enable_grad\s*\(|set_grad_enabled\s*\(\s*(?:True|1)\b)")
+
+
+def grad_with_block(skip: int = 1) -> str | None:
+    """``with torch.enable_grad(): (file:line in fn)``: the ``with`` block that encloses the caller's user code and
+    turns grad mode on, read from the source of each of the user's frames outward (its nearest enclosing ``with``
+    whose line enables grad)."""
+    for f in _outward(sys._getframe(skip + 1)):
+        code = f.f_code
+        if ORIGINS.of(code.co_filename) != "own":
+            continue
+        current = linecache.getline(code.co_filename, f.f_lineno)
+        indent = len(current) - len(current.lstrip())
+        for number in range(f.f_lineno - 1, code.co_firstlineno - 1, -1):
+            line = linecache.getline(code.co_filename, number)
+            stripped = line.strip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            depth = len(line) - len(line.lstrip())
+            if depth >= indent:
+                continue
+            indent = depth  # an enclosing block: only blocks further out can enclose the rest
+            if _ENABLES_GRAD.match(line):
+                return f"{stripped} ({code.co_filename}:{number} in {code.co_name})"
+    return None

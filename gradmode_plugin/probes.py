@@ -290,13 +290,26 @@ def _named_like(wrapper: Callable[..., Any], original: Callable[..., Any]) -> Ca
     return wrapper
 
 
-def _dropout_label(name: str) -> str:
-    """How the user called a dropout kernel: through ``torch.nn.functional`` (the caller of the kernel is one of its
-    functions) or directly."""
+#: The fix for functional dropout that trains (one cause, one fix).
+FUNCTIONAL_DROPOUT_HINT = (
+    "functional dropout trains whenever its training argument is True, and it defaults to True, whatever the "
+    "module's mode: pass training=self.training (F.dropout(x, p, training=self.training)), or use an nn.Dropout "
+    "module; to keep it training on purpose (MC dropout) add the module to allow_train"
+)
+#: The fix for a dropout kernel called with train=True.
+KERNEL_DROPOUT_HINT = (
+    "torch's dropout kernels train whenever train is True, whatever the module's mode: pass train=self.training, or "
+    "use an nn.Dropout module; to keep it training on purpose (MC dropout) add the module to allow_train"
+)
+
+
+def _dropout_label(name: str, p: float) -> tuple[str, str]:
+    """(how the user called a dropout kernel, its fix): through ``torch.nn.functional`` (the caller of the kernel is
+    one of its functions, already reported by its own wrapper where that is called) or directly."""
     caller = sys._getframe(2).f_code
     if caller.co_filename == F.__file__:
-        return f"F.{caller.co_name}(training=True)"
-    return f"torch.{name}(train=True)"
+        return f"F.{caller.co_name}(p={p}) with training=True", FUNCTIONAL_DROPOUT_HINT
+    return f"torch.{name}(p={p}, train=True)", KERNEL_DROPOUT_HINT
 
 
 def _dropout_kernel(original: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
@@ -305,24 +318,42 @@ def _dropout_kernel(original: Callable[..., torch.Tensor]) -> Callable[..., torc
     def dropout(input: Tensor, p: float, train: bool) -> Tensor:
         if train and p > 0.0:  # noqa: SIM102 (TorchScript drops only a block guarded by is_scripting() alone)
             if not torch.jit.is_scripting():
-                route("train_mode", _dropout_label(name))
+                route("train_mode", *_dropout_label(name, p))
         return original(input, p, train)
 
     return _named_like(dropout, original)
+
+
+def _report_functional_dropout(name: str, p: float, training: bool | None) -> None:
+    how = "training=True" if training is not None else "training left at its default, True"
+    route("train_mode", f"F.{name}(p={p}, {how})", FUNCTIONAL_DROPOUT_HINT)
 
 
 def _functional_dropout(original: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
     """``F.dropout`` and its variants: they call the ``torch._VF`` kernels, which report in eager code; wrapped too so
     that ``torch.compile``, which puts ``torch.nn.functional``'s own functions into its graphs unread, traces the
     wrapper (a stage's graph then breaks at the report, in training-mode calls only)."""
-    label = f"F.{original.__name__}(training=True)"
+    name = original.__name__
+
     training_default = bool(inspect.signature(original).parameters["training"].default)
 
-    def dropout(input: Tensor, p: float = 0.5, training: bool = training_default, inplace: bool = False) -> Tensor:
-        if training and p > 0.0:  # noqa: SIM102 (TorchScript drops only a block guarded by is_scripting() alone)
+    # None stands for `training` left out, which the finding then names; the function's own default comes as a
+    # default value of a parameter of the wrapper's own (TorchScript, which compiles the wrapper when scripted code
+    # calls it, reads defaults but no closed-over value).
+    def dropout(
+        input: Tensor,
+        p: float = 0.5,
+        training: Optional[bool] = None,  # noqa: UP045
+        inplace: bool = False,
+        _training_default: bool = training_default,
+    ) -> Tensor:
+        trains = _training_default
+        if training is not None:
+            trains = training
+        if trains and p > 0.0:  # noqa: SIM102 (TorchScript drops only a block guarded by is_scripting() alone)
             if not torch.jit.is_scripting():
-                route("train_mode", label)
-        return original(input, p, training, inplace)
+                _report_functional_dropout(name, p, training)
+        return original(input, p, trains, inplace)
 
     return _named_like(dropout, original)
 

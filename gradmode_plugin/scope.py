@@ -272,7 +272,10 @@ class EvaluationScope:
             if self._started:
                 self.report.end_run(self.stage, self._batches, self._cuda.peak)
         if not failed:
-            self._agree_and_raise()
+            try:
+                self._agree_and_raise()
+            except _GUARD_ERRORS as error:
+                raise error.with_traceback(None) from error.__cause__
 
     # -- batches ---------------------------------------------------------------------------------------------
     def batch(self, batch_idx: int, dataloader_idx: int | None = None) -> _Batch:
@@ -299,11 +302,17 @@ class EvaluationScope:
         ):
             self._batches += 1
         else:
-            self._batch_start()
+            try:
+                self._batch_start()
+            except _GUARD_ERRORS as error:
+                raise error.with_traceback(None) from error.__cause__
         try:
             output = step(*args, **kwargs)
         except BaseException as exc:
-            self._batch_end(exc)
+            try:
+                self._batch_end(exc)
+            except _GUARD_ERRORS as error:
+                raise error.with_traceback(None) from exc
             raise
         # The usual outputs (None, a loss that requires no grad) are decided here, without a call.
         if output is not None and (type(output) is not torch.Tensor or output.requires_grad):
@@ -321,7 +330,10 @@ class EvaluationScope:
                     break
             else:
                 return output
-        self._batch_end(None)
+        try:
+            self._batch_end(None)
+        except _GUARD_ERRORS as error:
+            raise error.with_traceback(None) from error.__cause__
         return output
 
     def begin_batch(self, then: Callable[..., _T], batch: Any, batch_idx: int, dataloader_idx: int | None = None) -> _T:
@@ -339,7 +351,10 @@ class EvaluationScope:
         if self._grad_check is not None and torch.is_grad_enabled():
             self._grad_check.boundary("after the batch's hooks")
         if self._pending is not None:
-            self.raise_pending()
+            try:
+                self.raise_pending()
+            except _GUARD_ERRORS as error:
+                raise error.with_traceback(None) from error.__cause__
         self.batch_idx = self.dataloader_idx = None
         return result
 
@@ -347,7 +362,10 @@ class EvaluationScope:
         """A framework's stage boundary (e.g. "at the end of the stage"): check grad mode, raise what is pending."""
         if self._grad_check is not None:
             self._grad_check.boundary(when)
-        self.raise_pending()
+        try:
+            self.raise_pending()
+        except _GUARD_ERRORS as error:
+            raise error.with_traceback(None) from error.__cause__
 
     def _batch_start(self) -> None:
         # run_step skips this and _batch_end for a batch with nothing to do, reading their conditions inline: a new
@@ -545,6 +563,9 @@ class EvaluationScope:
 
 
 _ORDER = {kind: i for i, kind in enumerate(KINDS)}
+#: The guard's own errors: raised again at the outermost frame of the guard's in a call with their traceback cut
+#: there, so the user's traceback ends at one frame of the guard's, not at the several that found the problem.
+_GUARD_ERRORS = (GradModeViolation, GradModeContextError)
 #: The code of the frame that calls a framework's step (see StepLocator.marker_code).
 _RUN_STEP = EvaluationScope.run_step.__code__
 
@@ -577,12 +598,18 @@ class _Batch:
         self._scope = scope
 
     def __enter__(self) -> None:
-        self._scope._batch_start()
+        try:
+            self._scope._batch_start()
+        except _GUARD_ERRORS as error:
+            raise error.with_traceback(None) from error.__cause__
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        self._scope._batch_end(exc)
+        try:
+            self._scope._batch_end(exc)
+        except _GUARD_ERRORS as error:
+            raise error.with_traceback(None) from error.__cause__
 
 
 def evaluating(

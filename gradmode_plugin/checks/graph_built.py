@@ -14,13 +14,28 @@ import threading
 
 import torch
 
-from gradmode_plugin.blame import grad_decorator, where_raised
+from gradmode_plugin.blame import grad_decorator, grad_with_block, where_raised
 from gradmode_plugin.checks.base import Check
 from gradmode_plugin.modes import INFERENCE_WAYS_OUT, is_inference_error
 
 HINT = (
     "remove torch.enable_grad()/set_grad_enabled(True) (a with block or a decorator) from evaluation code, wrap code "
     "in worker threads with torch.no_grad(), or mark sanctioned gradients with gradmode_plugin.allow_grad('reason')"
+)
+
+
+#: One fix per cause, when the cause is known.
+BLOCK_FIX = (
+    "remove that with block from evaluation code; for gradients evaluation needs on purpose (saliency, physics "
+    "losses), write `with gradmode_plugin.allow_grad('reason'):` instead"
+)
+DECORATOR_FIX = (
+    "remove that decorator: it turns grad mode on for everything the function calls; for gradients evaluation needs "
+    "on purpose, write `with gradmode_plugin.allow_grad('reason'):` inside it instead"
+)
+THREAD_HINT = (
+    "threads do not inherit the evaluating thread's grad mode: enter torch.no_grad() or torch.inference_mode() in "
+    "the worker thread's code"
 )
 
 
@@ -39,16 +54,20 @@ class GraphBuilt(Check):
         if allowed or not self.scope.wants(self.kind):
             return
         dtype = str(tensor.dtype).replace("torch.", "")
-        detail = f"autograd saved a {tuple(tensor.shape)} {dtype} tensor for backward"
-        self.scope.found(self.kind, where=self.scope.where(), detail=_with_cause(detail))
+        detail, hint = _with_cause(f"autograd saved a {tuple(tensor.shape)} {dtype} tensor for backward")
+        self.scope.found(self.kind, where=self.scope.where(), detail=detail, hint=hint)
 
     def _module_output(self, name: str, tensor: torch.Tensor) -> None:
         if not self.scope.wants(self.kind):
             return
         thread = threading.current_thread()
-        in_thread = "" if thread.ident == self.scope.thread_id else f" in thread '{thread.name}'"
-        detail = f"module output carries autograd history ({type(tensor.grad_fn).__name__}){in_thread}"
-        self.scope.found(self.kind, module=name, where=self.scope.where(), detail=_with_cause(detail))
+        other = thread.ident != self.scope.thread_id
+        in_thread = f" in thread '{thread.name}'" if other else ""
+        history = type(tensor.grad_fn).__name__
+        detail, hint = _with_cause(f"module output carries autograd history ({history}){in_thread}")
+        if other and hint is None:
+            hint = THREAD_HINT
+        self.scope.found(self.kind, module=name, where=self.scope.where(), detail=detail, hint=hint)
 
     def _failed_in_thread(self, name: str, error: RuntimeError) -> None:
         # In the evaluating thread the error reaches the step, which explains it; elsewhere it may never surface.
@@ -73,6 +92,12 @@ class GraphBuilt(Check):
         self.scope.found(self.kind, module=name, where=where, detail=detail, hint=hint)
 
 
-def _with_cause(detail: str) -> str:
-    cause = grad_decorator(2)
-    return f"{detail}; grad mode was turned on by {cause}" if cause else detail
+def _with_cause(detail: str) -> tuple[str, str | None]:
+    """The finding with what turned grad mode on, when it can be named, and the one fix for that cause."""
+    decorator = grad_decorator(2)
+    if decorator:
+        return f"{detail}; grad mode was turned on by {decorator}", DECORATOR_FIX
+    block = grad_with_block(2)
+    if block:
+        return f"{detail}; grad mode was turned on by {block}", BLOCK_FIX
+    return detail, None

@@ -23,9 +23,9 @@ from gradmode_plugin.blame import code_location
 from gradmode_plugin.checks.base import Check
 
 HINT = (
-    "do not call .train() during evaluation, and pass training=self.training to functional dropout "
-    "(F.dropout(x, p, training=self.training)); to keep a module training on purpose (e.g. MC dropout) add its name "
-    "to allow_train"
+    "keep the module in eval mode during evaluation: no .train() in a step or hook (Lightning restores the modes "
+    "after the stage), and a train() override that passes the mode on to every child; to keep a module training on "
+    "purpose (e.g. MC dropout) add its name to allow_train"
 )
 
 

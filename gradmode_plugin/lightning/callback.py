@@ -39,6 +39,7 @@ from gradmode_plugin.options import GuardOptions, validate_flag, validate_keywor
 from gradmode_plugin.policy import Policy
 from gradmode_plugin.report import Report
 from gradmode_plugin.scope import EvaluationScope
+from gradmode_plugin.violations import GradModeViolation
 
 if TYPE_CHECKING:  # either namespace's classes at run time; these for type checkers
     from lightning.pytorch import LightningModule, Trainer
@@ -282,7 +283,10 @@ class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
             raise internals.not_entered(trainer, "the guard's wrapper of the evaluation loop's run()")
         scope.begin()
         scope.modes_ready(internals.EVAL_HOOKS[scope.stage])
-        scope.raise_pending()
+        try:
+            scope.raise_pending()
+        except GradModeViolation as error:
+            raise error.with_traceback(None) from error.__cause__
 
     def _stage_end(self) -> None:
         if self._scope is not None:

@@ -4,15 +4,19 @@ guarded step whose cause the guard knows."""
 from __future__ import annotations
 
 import logging
+import os
 import sys
+import traceback
 from typing import Any
 
 import pytest
 import torch
 from torch import nn
 
-from gradmode_plugin import GradModeGuard
+from gradmode_plugin import GradModeGuard, GradModeViolation, evaluating
 from tests.helpers.lightning import ToyModule, make_loader
+
+THIS_FILE = __file__
 
 
 def test_a_misspelt_argument_names_the_closest_one() -> None:
@@ -61,3 +65,68 @@ def test_enable_grad_under_inference_mode_gets_the_guards_explanation(make_train
     with pytest.raises(RuntimeError, match="does not require grad") as plain:
         make_trainer().validate(Saliency(), make_loader())
     assert not getattr(plain.value, "__notes__", None)
+
+
+class Pooled(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Linear(8, 2)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        pooled = x.mean(0, keepdim=True).expand_as(x)
+        return self.fc(nn.functional.dropout(pooled, 0.2))  # the call as written  # noqa: GM101
+
+
+def test_functional_dropout_says_the_call_as_written_and_its_own_fix() -> None:
+    model = Pooled()
+    with pytest.raises(GradModeViolation) as info, evaluating(model) as scope, scope.batch(0):
+        model(torch.randn(4, 8))
+    v = info.value.violation
+    assert v.detail.startswith("F.dropout(p=0.2, training left at its default, True) ran during evaluation")
+    assert "return self.fc(nn.functional.dropout(pooled, 0.2))  # the call as written" in (v.where or "")
+    assert v.hint.startswith("functional dropout trains whenever its training argument is True")
+    assert ".train()" not in v.hint  # one fix, for this cause
+    text = str(info.value)
+    assert text.count("\n  fix: ") == 1, text
+
+
+class EnablesGrad(ToyModule):
+    def validation_step(self, batch: Any, batch_idx: int) -> None:
+        x, y = batch
+        with torch.enable_grad():  # "for the gradient-norm metric"
+            logits = self(x)
+        self.log("val_loss", nn.functional.cross_entropy(logits, y))
+
+
+def test_a_graph_finding_names_the_with_block_that_enabled_grad(make_trainer: Any) -> None:
+    with pytest.raises(GradModeViolation) as info:
+        make_trainer(callbacks=[GradModeGuard(grad_mode="no_grad")]).validate(EnablesGrad(), make_loader())
+    v = info.value.violation
+    assert v.kind == "graph_built"
+    assert f'grad mode was turned on by with torch.enable_grad():  # "for the gradient-norm metric" ({THIS_FILE}:' in (
+        v.detail
+    )
+    assert "in validation_step)" in v.detail and "logits = self(x)" in (v.where or "")
+    assert v.hint.startswith("remove that with block from evaluation code") and "worker thread" not in v.hint
+
+
+def test_the_traceback_ends_at_one_frame_of_the_guards(make_trainer: Any) -> None:
+    with pytest.raises(GradModeViolation) as info:
+        make_trainer(callbacks=[GradModeGuard(grad_mode="no_grad")]).validate(EnablesGrad(), make_loader())
+    # Its last frame is the guard's step touchpoint; the one before it is Lightning's call of the step.
+    assert guard_frames_at_the_end(info.value) == 1
+    model = Pooled()
+    with pytest.raises(GradModeViolation) as plain, evaluating(model) as scope, scope.batch(0):
+        model(torch.randn(4, 8))
+    assert guard_frames_at_the_end(plain.value) == 1  # the batch context's exit, after the user's `with` line
+
+
+def guard_frames_at_the_end(error: BaseException) -> int:
+    """How many frames of the guard's end the traceback (the innermost ones, where a reader looks first)."""
+    frames = traceback.extract_tb(error.__traceback__)
+    count = 0
+    for frame in reversed(frames):
+        if f"{os.sep}gradmode_plugin{os.sep}" not in frame.filename:
+            break
+        count += 1
+    return count
