@@ -52,50 +52,37 @@ class Repo(NamedTuple):
 #: The corpus: folder, GitHub repository, commit, what kind of code it is.
 REPOS: tuple[Repo, ...] = (
     Repo("CLIP", "openai/CLIP", "d05afc436d78f1c48dc0dbf8e5980a9d471f35f6", "research (model release)"),
-    Repo(
-        "DALLE-pytorch",
-        "lucidrains/DALLE-pytorch",
-        "58c1e1a4fef10725a79bd45cdb5581c03e3e59e7",
-        "research (single author)",
-    ),
+    Repo("DALLE-pytorch", "lucidrains/DALLE-pytorch", "58c1e1a4fef10725a79bd45cdb5581c03e3e59e7", "research"),
     Repo("DiT", "facebookresearch/DiT", "ed81ce2229091fd4ecc9a223645f95cf379d582b", "research (paper)"),
     Repo("MONAI", "Project-MONAI/MONAI", "d388d1c6fec8cb3a0eebee5b5a0b9776ca59ca83", "library with tests"),
     Repo("accelerate", "huggingface/accelerate", "16cb6eb80dd9aa8b4df1a63ef57863e455d53b83", "training framework"),
     Repo("allennlp", "allenai/allennlp", "80fb6061e568cb9d6ab5d45b661e86eb61b92c82", "library with tests"),
+    Repo("botorch", "pytorch/botorch", "e390e135c5327f832275d69ac485d7844e68e234", "library with tests"),
     Repo("detr", "facebookresearch/detr", "29901c51d7fe8712168b8d0d64351170bc0f83e0", "research (paper)"),
-    Repo("guided-diffusion", "openai/guided-diffusion", "22e0df8183507e13a7813f8d38d51b072ca1e67c", "research (paper)"),
+    Repo("guided-diffusion", "openai/guided-diffusion", "22e0df8183507e13a7813f8d38d51b072ca1e67c", "research"),
     Repo("ignite", "pytorch/ignite", "de08e799cfb55a6cf4aa778575d6bad725385453", "training framework"),
     Repo("kornia", "kornia/kornia", "b4f5a78a13891c7ac4c1cd9695941380273e981d", "library with tests"),
     Repo("mae", "facebookresearch/mae", "efb2a8062c206524e35e47d04501ed4f544c0ae8", "research (paper)"),
     Repo("mmengine", "open-mmlab/mmengine", "254342938d9bde1775c39ea7d5181c5d294026c4", "training framework"),
-    Repo("pyro", "pyro-ppl/pyro", "ff6ae1c9572591791aae8842bcd702fcf0b46fd6", "library with tests and examples"),
+    Repo("pyro", "pyro-ppl/pyro", "ff6ae1c9572591791aae8842bcd702fcf0b46fd6", "library, tests, examples"),
+    Repo("pytorch3d", "facebookresearch/pytorch3d", "9381c4016376345bb795b97c45a6c2de66db354a", "library with tests"),
     Repo(
         "pytorch_geometric",
         "pyg-team/pytorch_geometric",
         "5c6461b2305ad068a6d61165b3c55852a11aaa41",
-        "library with tests and examples",
+        "library, tests, examples",
     ),
+    Repo("rl", "pytorch/rl", "ae9719f17b1517af5c2523a36c4616f003ee55cf", "library, tests, tutorials"),
     Repo(
-        "segment-anything",
-        "facebookresearch/segment-anything",
-        "dca509fe793f601edb92606367a655c15ac00fdf",
-        "research (model release)",
+        "segment-anything", "facebookresearch/segment-anything", "dca509fe793f601edb92606367a655c15ac00fdf", "research"
     ),
     Repo("skorch", "skorch-dev/skorch", "5db0ddc962117a2c3a646910ecd2e70253ff8e87", "training framework"),
-    Repo(
-        "speechbrain",
-        "speechbrain/speechbrain",
-        "9c826ef3937bac885c8a6ca86c6889a30f256fb5",
-        "training framework with recipes",
-    ),
+    Repo("speechbrain", "speechbrain/speechbrain", "9c826ef3937bac885c8a6ca86c6889a30f256fb5", "training framework"),
     Repo(
         "stable-diffusion", "CompVis/stable-diffusion", "21f890f9da3cfbeaba8e2ac3c425ee9e998d5229", "research (paper)"
     ),
     Repo(
-        "stylegan2-ada-pytorch",
-        "NVlabs/stylegan2-ada-pytorch",
-        "d72cc7d041b42ec8e806021a205ed9349f87c6a4",
-        "research (paper)",
+        "stylegan2-ada-pytorch", "NVlabs/stylegan2-ada-pytorch", "d72cc7d041b42ec8e806021a205ed9349f87c6a4", "research"
     ),
     Repo("tacotron2", "NVIDIA/tacotron2", "185cd24e046cc1304b4f8e564734d2498c6e2e6f", "research (model release)"),
     Repo("trl", "huggingface/trl", "f2cd57710ae345ea6428ae95363267fcf38a3dc8", "training framework"),
@@ -185,6 +172,7 @@ class _Search(ast.NodeVisitor):
 
     def visit_Module(self, node: ast.Module) -> None:
         self.defs = {d.name: d for d in node.body if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        self._global_eval(node)
         self._eval_forwards(node, False)
         self._parameter_updates(node, False)
         self.generic_visit(node)
@@ -275,6 +263,42 @@ class _Search(ast.NodeVisitor):
                 if target in evaluated and not under:
                     self.add(sub, "eval-without-no-grad")
                     evaluated.pop(target)
+
+    def _global_eval(self, module: ast.Module) -> None:
+        """A module-level name put in ``eval()`` anywhere in the file, run in a top-level function that neither
+        sets its mode nor enters ``no_grad`` (``model.eval(); test()`` with ``def test(): model(x)``)."""
+        if self.test_file:
+            return
+        evaluated = {
+            key
+            for sub in ast.walk(module)
+            if isinstance(sub, ast.Call)
+            and isinstance(sub.func, ast.Attribute)
+            and sub.func.attr == "eval"
+            and not sub.args
+            and (key := _base(sub.func.value)) is not None
+            and "." not in key
+        }
+        for function in self.defs.values():
+            if is_test_function(function.name) or any(_no_grad_text(d) for d in function.decorator_list):
+                continue
+            text = ast.unparse(function)
+            locals_ = {a.arg for a in function.args.args}
+            for key in evaluated - locals_:
+                if f"{key}.eval(" in text or f"{key}.train(" in text or "backward(" in text:
+                    continue  # its own mode calls are the one-function search's; training code
+                for stmt, under in _statements(function.body, False):
+                    hit = next(
+                        (
+                            sub
+                            for sub in _own_nodes(stmt)
+                            if isinstance(sub, ast.Call) and not under and _dotted(sub.func) == key
+                        ),
+                        None,
+                    )
+                    if hit is not None:
+                        self.add(hit, "eval-without-no-grad (global)")
+                        break
 
     def _class_eval(self, node: ast.ClassDef) -> None:
         if self.test_file:
@@ -414,6 +438,7 @@ def measure(corpus: Path) -> dict:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
     codes = select_codes()
+    lint_files(python_files([str(corpus / REPOS[0].folder)]), codes)  # warm up: imports and first-call costs
     rows, findings, candidates = [], [], []
     for repo in REPOS:
         folder = corpus / repo.folder

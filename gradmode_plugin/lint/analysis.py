@@ -111,6 +111,8 @@ _METADATA: Final = frozenset(
     {"device", "dtype", "shape", "is_cuda", "ndim", "layout", "size", "dim", "numel", "requires_grad", "is_leaf"}
 )
 _BUILTINS: Final = frozenset(dir(builtins))
+#: Frameworks whose evaluation steps are not run under ``no_grad`` by their caller (each step sets it itself).
+_STEPS_KEEP_GRAD: Final = ("skorch.",)
 _THREAD_POOLS: Final = frozenset(
     {"concurrent.futures.ThreadPoolExecutor", "multiprocessing.pool.ThreadPool", "multiprocessing.dummy.Pool"}
 )
@@ -131,7 +133,7 @@ _NO_ARGS: Final[tuple[ast.expr, ...]] = ()
 class _Class:
     """A class whose methods are being walked: its methods, and those called only from evaluation code."""
 
-    __slots__ = ("autograd", "derived", "frozen", "init_training", "methods", "name", "pools")
+    __slots__ = ("autograd", "derived", "frozen", "init_training", "methods", "name", "pools", "steps_keep_grad")
 
     def __init__(self, node: ast.ClassDef, eval_functions: tuple[str, ...]) -> None:
         self.name = node.name
@@ -146,6 +148,9 @@ class _Class:
         self.pools: set[str] = set()
         #: ``self.x = ... self.training ...`` in ``__init__``: attribute -> the assignment (always the training value)
         self.init_training: dict[str, ast.AST] = {}
+        #: a subclass of a framework whose steps set grad mode themselves (skorch's ``NeuralNet.validation_step``
+        #: enters ``no_grad`` in its own body): an override that drops it runs with gradients on
+        self.steps_keep_grad = False
         #: method -> (the evaluation function it is called from, whether that one is Lightning's)
         self.derived: dict[str, tuple[str, bool]] = {}
         roots = {
@@ -202,6 +207,7 @@ class _Scope:
         "init_training_dropouts",
         "leaf_tensors",
         "lightning",
+        "loop_lines",
         "mode_calls",
         "model_calls",
         "name",
@@ -269,6 +275,8 @@ class _Scope:
         self.param_sources: dict[str, str] = {}
         #: tensors created here with `requires_grad=True` (leaves a hand-written SGD step updates)
         self.leaf_tensors: set[str] = set()
+        #: the lines of the loops in the function (block paths name loops and branches by their line)
+        self.loop_lines: set[int] = set()
         #: findings that need the function to run with gradients on: decided at the end, once the grad mode its
         #: callers set is known: (node, code, message, the module whose parameters it updates)
         self.deferred: list[tuple[ast.AST, str, str, str | None]] = []
@@ -598,7 +606,7 @@ class _Analysis:
         elif is_lightning_evaluation(node.name) and not (
             self.test_file and ctx.cls is not None and ctx.cls.name.startswith("Test")
         ):  # a test class's `test_step` tests a `step`
-            eval_name, lightning = node.name, True
+            eval_name, lightning = node.name, not (ctx.cls is not None and ctx.cls.steps_keep_grad)
         elif _matches(node.name, self.eval_functions):
             eval_name, lightning = node.name, False
         else:
@@ -632,6 +640,9 @@ class _Analysis:
 
     def _class(self, node: ast.ClassDef, ctx: _Ctx, stack: list) -> bool:
         cls = _Class(node, self.eval_functions)
+        cls.steps_keep_grad = any(
+            (self.imports.qualname(base) or "").startswith(_STEPS_KEEP_GRAD) for base in node.bases
+        )
         self._push_body(stack, node.body, ctx._replace(cls=cls))
         around = [*node.decorator_list, *node.bases, *node.keywords]
         stack.extend((item, ctx) for item in reversed(around))
@@ -682,6 +693,7 @@ class _Analysis:
         return False
 
     def _while(self, node: ast.While, ctx: _Ctx, stack: list) -> bool:
+        ctx.scope.loop_lines.add(node.lineno)
         self._push_body(stack, node.orelse, ctx)
         self._push_body(stack, node.body, ctx._replace(path=(*ctx.path, node.lineno)))
         stack.append((node.test, ctx))
@@ -699,6 +711,7 @@ class _Analysis:
             for name, source in _loop_sources(node.target, node.iter).items():
                 if name in bound and source is not None:
                     ctx.scope.param_sources[name] = source
+        ctx.scope.loop_lines.add(node.lineno)
         self._push_body(stack, node.orelse, ctx)
         self._push_body(stack, node.body, inner._replace(path=(*ctx.path, node.lineno)))
         stack.extend([(node.target, ctx), (node.iter, ctx)])
@@ -1430,6 +1443,8 @@ class _Analysis:
                     effective = _CHOSEN
             if effective != _FREE:
                 return
+            if passed is None and self._returned(call, path, scope):
+                continue
             reported.add(key)
             if passed is None:
                 message = (
@@ -1459,6 +1474,34 @@ class _Analysis:
                 if defined and all(d.decorator_grad == _FREE for d in defined):
                     return _dotted(func.value)
         return _dotted(func)
+
+    def _returned(self, call: ast.Call, path: tuple[int, ...], scope: _Scope) -> bool:
+        """Whether a module that puts itself in ``eval()`` hands one forward's output (not one per batch of a loop)
+        back to its caller, who decides whether it is differentiated: a model's own API (``self.eval()``, ``mvn =
+        self(X)``, ..., ``return posterior``) that gradients flow through (an acquisition function optimised through
+        a model's posterior). A framework's steps hand theirs to the framework, not to a caller that differentiates
+        (skorch's)."""
+        node = scope.node
+        if not isinstance(node, _FUNCTIONS) or any(line in scope.loop_lines for line in path):
+            return False
+        if scope.cls is not None and scope.cls.steps_keep_grad:
+            return False
+        if self._forward_of(call.func, scope.cls) != "self":
+            return False
+        if any(isinstance(sub, _COMPREHENSIONS) and _contains(sub, call) for sub in ast.walk(node)):
+            return False  # one forward per item
+        returns = [sub for sub in ast.walk(node) if isinstance(sub, ast.Return) and sub.value is not None]
+        if any(_contains(ret.value, call) for ret in returns):
+            return True
+        derived: set[str] = set()
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Assign) and _contains(sub.value, call):
+                derived.update(t.id for target in sub.targets for t in ast.walk(target) if isinstance(t, ast.Name))
+        for _ in range(3):  # `mvn = self(X)`, `posterior = Posterior(mvn)`, `return posterior`
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Assign) and _reads_tensor_of(sub.value, derived):
+                    derived.update(t.id for target in sub.targets for t in ast.walk(target) if isinstance(t, ast.Name))
+        return any(_reads_tensor_of(ret.value, derived) for ret in returns)
 
     def _passed_to_function(
         self, call: ast.Call, modes: list[tuple[tuple[int, int], str, str]], position: tuple[int, int]
@@ -1578,11 +1621,11 @@ class _Analysis:
             return  # also run where gradients are computed on purpose (an attack's forward-and-gradient)
         own = {key for _, key, _ in method.mode_calls}
         reported: set[str] = set()
-        for call, grad, _ in method.model_calls:
+        for call, grad, path in method.model_calls:
             key = self._forward_of(call.func, method.cls)
             if grad != _FREE or key not in keys or key in own or key in reported:
                 continue
-            if method.cls is not None and key in method.cls.frozen:
+            if (method.cls is not None and key in method.cls.frozen) or self._returned(call, path, method):
                 continue
             if self.effective_grad(method) != _FREE:
                 return
@@ -1710,6 +1753,33 @@ def _last_mode(
         if other == key:
             last = (at, mode)
     return last
+
+
+def _contains(node: ast.AST, target: ast.AST) -> bool:
+    return any(sub is target for sub in ast.walk(node))
+
+
+#: What turns a tensor into a plain value (no graph is handed on through it).
+_DETACHING: Final = frozenset({"item", "tolist", "numpy", "detach", "float", "int", "bool"})
+
+
+def _reads_tensor_of(node: ast.AST, names: set[str]) -> bool:
+    """Whether an expression hands on one of ``names`` as a tensor (not through ``.item()``, ``float(...)``)."""
+    if not names:
+        return False
+    stack: list[ast.AST] = [node]
+    while stack:
+        sub = stack.pop()
+        if isinstance(sub, ast.Call):
+            func = sub.func
+            if (isinstance(func, ast.Attribute) and func.attr in _DETACHING) or (
+                isinstance(func, ast.Name) and func.id in _DETACHING
+            ):
+                continue
+        if isinstance(sub, ast.Name) and sub.id in names:
+            return True
+        stack.extend(ast.iter_child_nodes(sub))
+    return False
 
 
 def _reads_self_training(node: ast.expr) -> bool:

@@ -92,6 +92,16 @@ BUGS: dict[str, str] = {
             net.eval()
             return evaluate(net, loader)  # expect: GM501
         """,
+    "skorch_override.py": """
+        import skorch
+
+
+        class Net(skorch.NeuralNet):
+            def validation_step(self, X, y):
+                self.module_.eval()
+                output = self.module_(X)  # expect: GM501
+                return {"loss": self.get_loss(output, y), "y_pred": output}
+        """,
     "followed_in_class.py": """
         import torch
 
@@ -444,6 +454,17 @@ CORRECT: dict[str, str] = {
             def gradient(self, x):
                 x.requires_grad_()
                 return torch.autograd.grad(self._forward(x).sum(), x)
+        """,
+    "posterior.py": """
+        import torch
+
+
+        class GP(torch.nn.Module):
+            def posterior(self, X):
+                self.eval()
+                mvn = self(X)
+                posterior = Posterior(distribution=mvn)
+                return posterior
         """,
     "poisoning.py": """
         import torch
