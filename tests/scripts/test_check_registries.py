@@ -18,7 +18,7 @@ from tests.helpers.process import REPO, run_process
 
 pytest.importorskip("timm")
 pytest.importorskip("transformers")
-pytestmark = pytest.mark.filterwarnings("ignore::UserWarning", "ignore::FutureWarning")
+pytestmark = [pytest.mark.filterwarnings("ignore::UserWarning", "ignore::FutureWarning"), pytest.mark.slow]
 
 SCRIPT = REPO / "scripts" / "check_registries.py"
 
@@ -109,3 +109,16 @@ def test_the_command_line_writes_the_sweep(tmp_path: Path) -> None:
     assert document["summary"]["timm"]["all three"] == document["summary"]["transformers"]["all three"] == 1
     assert {"torch", "timm", "transformers", "gradmode-plugin source"} <= set(document["versions"])
     assert "timm | 1 | 1 | 1 | 1 | 1 | 1 | 1" in proc.stdout
+
+
+def test_restored_means_every_name_as_on_entry_and_new_modules_as_their_parent(sweep: ModuleType) -> None:
+    before = {"": True, "attention": True, "attention.self": True}
+    # A forward replaced attention.self by a module with a child (BigBird's short-sequence path).
+    after = {"": True, "attention": True, "attention.self": True, "attention.self.dropout": True}
+    assert sweep.expected_flags(before, after) == after
+    left_in_eval = {**after, "attention.self": False, "attention.self.dropout": False}
+    expected = sweep.expected_flags(before, left_in_eval)
+    assert sweep.flag_changes(expected, left_in_eval) == [
+        "attention.self: True -> False",
+        "attention.self.dropout: True -> False",
+    ]
