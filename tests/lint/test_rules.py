@@ -1,5 +1,5 @@
-"""The rule registry: codes, the runtime kinds rules name (the registry of kinds names the same), the README's
-table."""
+"""The rule registry: codes, the runtime kinds rules name (the registry of kinds names the same), the rules table
+of the documentation's gradmode-lint page."""
 
 from __future__ import annotations
 
@@ -38,11 +38,18 @@ def test_select_codes() -> None:
     assert select_codes(["GM"], ["GM"]) == frozenset()
 
 
-def test_readme_table_lists_every_rule_with_its_kind() -> None:
-    readme = (REPO / "README.md").read_text()
-    section = readme.split("## Before it runs: gradmode-lint", 1)[1].split("\n## ", 1)[0]
-    rows = re.findall(r"^\| `(GM\d{3})` \|(.*)$", section, flags=re.MULTILINE)
+def test_docs_table_lists_every_rule_with_its_kinds() -> None:
+    import importlib.util
+
+    page = (REPO / "docs" / "lint.md").read_text()
+    section = page.split("\n## Rules\n", 1)[1].split("\n## ", 1)[0]
+    assert "<!-- table: lint-rules -->" in section, "the rules table is generated from RULES (docs/_hooks.py)"
+    spec = importlib.util.spec_from_file_location("docs_hooks", REPO / "docs" / "_hooks.py")
+    assert spec is not None and spec.loader is not None
+    hooks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hooks)
+    rows = re.findall(r"^\| `(GM\d{3})` \|(.*)$", hooks.render(section), flags=re.MULTILINE)
     assert [code for code, _ in rows] == [rule.code for rule in RULES]
     for code, rest in rows:
-        kind = RULES_BY_CODE[code].kind
-        assert rest.rstrip().endswith(f"| {f'`{kind}`' if kind else '-'} |"), f"{code}: runtime kind column"
+        kinds = ", ".join(f"`{kind}`" for kind in RULES_BY_CODE[code].kinds) or "-"
+        assert rest.rstrip().endswith(f"| {kinds} |"), f"{code}: runtime kind column"

@@ -1,0 +1,94 @@
+"""MkDocs hook: the tables that registries hold are generated from them when the site is built, never copied.
+
+A page asks for a table with a marker on a line of its own:
+
+- ``<!-- table: kinds -->``: one row per entry of ``gradmode_plugin.kinds.REGISTRY``;
+- ``<!-- table: lint-rules -->``: one row per rule of ``gradmode_plugin.lint.rules.RULES``.
+
+Only fields that exist are read (a registry that grows or loses a field still builds).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+MARKER = re.compile(r"^<!-- table: ([\w-]+) -->$", re.MULTILINE)
+
+
+def _cell(value: Any) -> str:
+    """A table cell: ``|`` escaped, line breaks joined, nothing for a missing value."""
+    if value is None or value == "" or value == ():
+        return "-"
+    return " ".join(str(value).split()).replace("|", "\\|")
+
+
+def _codes(names: Iterable[str]) -> str:
+    return ", ".join(f"`{name}`" for name in names) or "-"
+
+
+def kinds_table() -> str:
+    """The kinds table: name, what happened, the fix, the lint rules that find the bug before the run, risk or
+    violation."""
+    from gradmode_plugin.kinds import REGISTRY
+
+    rows = [
+        "| kind | what happened | fix | before the run (`gradmode-lint`) | reported as |",
+        "|---|---|---|---|---|",
+    ]
+    for kind in REGISTRY:
+        check = getattr(kind, "check", None)
+        summary = getattr(kind, "summary", None) or getattr(check, "summary", None)
+        hint = getattr(kind, "hint", None) or getattr(check, "hint", None)
+        rules = getattr(kind, "rules", ())
+        risk = getattr(kind, "risk", False)
+        rows.append(
+            f"| `{kind.name}` | {_cell(summary)} | {_cell(hint)} | {_codes(rules)} | "
+            f"{'a risk (`report.risks`)' if risk else 'a violation'} |"
+        )
+    return "\n".join(rows)
+
+
+def lint_rules_table() -> str:
+    """The lint rules table: code, what it finds (and why and the fix, where the rule says), the runtime kinds."""
+    from gradmode_plugin.lint import rules as registry
+
+    rules = getattr(registry, "RULES", ())
+
+    def present(field: str) -> bool:
+        return any(getattr(rule, field, None) for rule in rules)
+
+    what = next((field for field in ("what", "message", "summary") if present(field)), None)
+    named = ((what, "what"), ("why", "why"), ("fix", "fix"))
+    columns = [(field, title) for field, title in named if field and present(field)]
+    header = ["code", *(title for _, title in columns), "runtime kind"]
+    rows = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for rule in rules:
+        kinds = getattr(rule, "kinds", None)
+        if kinds is None:
+            kind = getattr(rule, "kind", None)
+            kinds = (kind,) if kind else ()
+        cells = [f"`{rule.code}`", *(_cell(getattr(rule, field, None)) for field, _ in columns), _codes(kinds)]
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+TABLES: dict[str, Callable[[], str]] = {"kinds": kinds_table, "lint-rules": lint_rules_table}
+
+
+def render(markdown: str) -> str:
+    """``markdown`` with every table marker replaced by its table; an unknown marker is an error."""
+
+    def table(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in TABLES:
+            raise ValueError(f"unknown generated table {name!r}; known: {', '.join(TABLES)}")
+        return TABLES[name]()
+
+    return MARKER.sub(table, markdown)
+
+
+def on_page_markdown(markdown: str, **kwargs: Any) -> str:
+    """MkDocs' page hook."""
+    return render(markdown)

@@ -1,0 +1,139 @@
+"""The documentation site: every relative link of the README and the pages lands on a file (and a heading) that is
+there, the tables registries hold are generated from them, every page is in the navigation, and the site builds with
+``mkdocs build --strict``."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+import yaml
+
+from gradmode_plugin.kinds import REGISTRY
+from gradmode_plugin.lint.rules import RULES
+from tests.helpers.process import REPO
+
+DOCS = REPO / "docs"
+FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
+CODE = re.compile(r"`[^`]*`")
+LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
+HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
+
+
+def load_hooks() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("docs_hooks", DOCS / "_hooks.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def documents() -> list[Path]:
+    return [REPO / "README.md", *sorted(DOCS.rglob("*.md"))]
+
+
+def slug(heading: str) -> str:
+    """The anchor MkDocs gives a heading (Python-Markdown's ``toc`` slugify of the heading's text)."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading).replace("`", "")
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    text = re.sub(r"[^\w\s-]", "", text).strip().lower()
+    return re.sub(r"[-\s]+", "-", text)
+
+
+def anchors(page: Path) -> set[str]:
+    return {slug(heading) for heading in HEADING.findall(FENCE.sub("", page.read_text()))}
+
+
+def broken_links(page: Path) -> list[str]:
+    """The relative links of ``page`` whose file, or heading within it, is not there."""
+    text = CODE.sub("", FENCE.sub("", page.read_text()))
+    broken = []
+    for target in LINK.findall(text):
+        if re.match(r"[a-z][a-z0-9+.-]*:", target):  # https:, mailto:
+            continue
+        path, _, anchor = target.partition("#")
+        landing = (page.parent / path).resolve() if path else page
+        if not landing.is_file():
+            broken.append(f"{target} (no file {landing})")
+        elif anchor and (landing.suffix != ".md" or anchor not in anchors(landing)):
+            broken.append(f"{target} (no heading #{anchor} in {landing.name})")
+    return broken
+
+
+def test_every_relative_link_lands_on_a_file_and_heading_that_are_there() -> None:
+    broken = {page.relative_to(REPO).as_posix(): found for page in documents() if (found := broken_links(page))}
+    assert not broken, f"broken links: {broken}"
+    assert any(LINK.search(page.read_text()) for page in documents())
+
+
+def test_a_broken_link_or_anchor_is_found(tmp_path: Path) -> None:
+    (tmp_path / "other.md").write_text("# Other page\n\n## How it works, and where it is blind\n")
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# Page\n\n[ok](other.md) [ok](other.md#how-it-works-and-where-it-is-blind) [ok](#page) "
+        "[gone](gone.md) [bad anchor](other.md#nowhere) [web](https://example.org/x.md)\n\n"
+        "```\n[in code](ignored.md)\n```\n"
+    )
+    assert broken_links(page) == [
+        f"gone.md (no file {tmp_path / 'gone.md'})",
+        "other.md#nowhere (no heading #nowhere in other.md)",
+    ]
+
+
+def test_the_kinds_table_is_generated_with_a_row_per_kind() -> None:
+    page = (DOCS / "kinds.md").read_text()
+    assert "<!-- table: kinds -->" in page
+    table = load_hooks().render(page)
+    rows = re.findall(r"^\| `(\w+)` \|", table, re.MULTILINE)
+    assert rows == [kind.name for kind in REGISTRY]
+
+
+def test_the_lint_rules_table_is_generated_with_a_row_per_rule() -> None:
+    page = (DOCS / "lint.md").read_text()
+    assert "<!-- table: lint-rules -->" in page
+    table = load_hooks().render(page)
+    assert re.findall(r"^\| `(GM\d{3})` \|", table, re.MULTILINE) == [rule.code for rule in RULES]
+
+
+def test_an_unknown_table_is_an_error() -> None:
+    with pytest.raises(ValueError, match="unknown generated table 'nothing'"):
+        load_hooks().render("<!-- table: nothing -->\n")
+
+
+def nav_pages(entries: list[object]) -> set[str]:
+    pages: set[str] = set()
+    for entry in entries:
+        value = next(iter(entry.values())) if isinstance(entry, dict) else entry
+        pages |= nav_pages(value) if isinstance(value, list) else {str(value)}
+    return pages
+
+
+def test_every_page_is_in_the_navigation_and_the_hook_is_registered() -> None:
+    config = yaml.safe_load((REPO / "mkdocs.yml").read_text())
+    assert config["hooks"] == ["docs/_hooks.py"] and config["strict"] is True
+    pages = {page.relative_to(DOCS).as_posix() for page in DOCS.rglob("*.md")}
+    assert nav_pages(config["nav"]) == pages
+
+
+@pytest.mark.slow
+def test_the_site_builds_strictly(tmp_path: Path) -> None:
+    pytest.importorskip("mkdocs", reason="the docs extra is not installed (pip install -e '.[docs]')")
+    pytest.importorskip("material", reason="the docs extra is not installed (pip install -e '.[docs]')")
+    pytest.importorskip("mkdocstrings", reason="the docs extra is not installed (pip install -e '.[docs]')")
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert not re.search(r"^WARNING\b", proc.stderr, re.MULTILINE), proc.stderr
+    assert (tmp_path / "site" / "kinds" / "index.html").is_file()
