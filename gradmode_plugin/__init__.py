@@ -10,8 +10,10 @@ Example:
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.util
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:  # the names below, for type checkers (explicit re-exports)
@@ -42,33 +44,28 @@ if TYPE_CHECKING:  # the names below, for type checkers (explicit re-exports)
 
 __version__ = "0.2.0"
 
+def _exports() -> dict[str, str]:
+    """Public name -> the module that defines it, read from the ``TYPE_CHECKING`` imports above: the one list of the
+    public names (type checkers read the same lines)."""
+    try:
+        source: str | None = Path(__file__).read_text(encoding="utf-8")
+    except OSError:  # not a plain file (a zip): its loader may still have it
+        get_source = getattr(__loader__, "get_source", None)
+        source = get_source(__name__) if get_source is not None else None
+    if source is None:
+        raise ImportError("gradmode_plugin: its __init__.py source is needed to list the public names")
+    names: dict[str, str] = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            for statement in node.body:
+                if isinstance(statement, ast.ImportFrom) and statement.module:
+                    module = statement.module.removeprefix("gradmode_plugin.")
+                    names.update({alias.asname or alias.name: module for alias in statement.names})
+    return names
+
+
 #: Public name -> the module that defines it.
-_EXPORTS: Final[dict[str, str]] = {
-    "allow_grad": "allow",
-    "HINTS": "kinds",
-    "KINDS": "kinds",
-    "REGISTRY": "kinds",
-    "RISKS": "kinds",
-    "Kind": "kinds",
-    "GradModeGuard": "lightning.callback",
-    "CONTEXT_NAMES": "modes",
-    "GradContextChoice": "modes",
-    "ModuleModes": "modes",
-    "grad_context": "modes",
-    "resolve_grad_mode": "modes",
-    "GRAD_MODES": "options",
-    "ON_VIOLATION": "options",
-    "GuardOptions": "options",
-    "Report": "report",
-    "StageSummary": "report",
-    "EvaluationScope": "scope",
-    "evaluating": "scope",
-    "GradModeContextError": "violations",
-    "GradModeViolation": "violations",
-    "GradModeWarning": "violations",
-    "Violation": "violations",
-    "ViolationKind": "violations",
-}
+_EXPORTS: Final[dict[str, str]] = _exports()
 
 
 def _installed(name: str) -> bool:

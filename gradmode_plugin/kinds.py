@@ -1,9 +1,10 @@
-"""The registry of violation kinds: one entry each, with its summary, its hint and the check that finds it.
+"""The registry of violation kinds: the tuple of check classes, each stating its kind, summary, hint (and whether it is
+a risk) once, as class attributes.
 
-Adding a kind is adding an entry here and a :class:`~gradmode_plugin.checks.base.Check` subclass in
-``gradmode_plugin/checks/`` (see the README, "Adding a kind"). The rules of ``gradmode-lint`` that find a kind's bug
-before the run name the kind in their own registry (:mod:`gradmode_plugin.lint.rules`); :attr:`Kind.rules` reads
-them from there, and every finding's hint names them.
+Adding a kind is adding a :class:`~gradmode_plugin.checks.base.Check` subclass in ``gradmode_plugin/checks/`` and
+its class to :data:`CHECKS` here (see the README, "Adding a kind"). The rules of ``gradmode-lint`` that find a
+kind's bug before the run name the kind in their own registry (:mod:`gradmode_plugin.lint.rules`); :attr:`Kind.rules`
+reads them from there, and every finding's hint names them.
 """
 
 from __future__ import annotations
@@ -11,16 +12,14 @@ from __future__ import annotations
 import dataclasses
 from typing import Final
 
-from gradmode_plugin.checks import (
-    grad_enabled,
-    graph_built,
-    inference_tensor,
-    output_requires_grad,
-    params_changed,
-    running_stats,
-)
-from gradmode_plugin.checks import train_mode as train_mode_check
 from gradmode_plugin.checks.base import Check
+from gradmode_plugin.checks.grad_enabled import GradEnabled
+from gradmode_plugin.checks.graph_built import GraphBuilt
+from gradmode_plugin.checks.inference_tensor import InferenceTensorStored
+from gradmode_plugin.checks.output_requires_grad import OutputRequiresGrad
+from gradmode_plugin.checks.params_changed import ParamsChanged
+from gradmode_plugin.checks.running_stats import RunningStats
+from gradmode_plugin.checks.train_mode import TrainMode
 from gradmode_plugin.lint.rules import rules_for_kind
 
 
@@ -43,6 +42,11 @@ class Kind:
     check: type[Check]
     risk: bool = False
 
+    @classmethod
+    def of(cls, check: type[Check]) -> Kind:
+        """The kind a check class states."""
+        return cls(check.kind, check.summary, check.hint, check, risk=check.risk)
+
     def __post_init__(self) -> None:
         if self.check.kind != self.name:
             raise ValueError(f"kind {self.name!r}: its check {self.check.__name__} reports {self.check.kind!r}")
@@ -58,55 +62,21 @@ class Kind:
         return f" (before the run: gradmode-lint {', '.join(self.rules)})" if self.rules else ""
 
 
-#: Every kind, in the order of reports and of the per-rank count table. The order matters: of two findings in one
+#: Every check, in the order of reports and of the per-rank count table. The order matters: of two findings in one
 #: batch the earlier kind is raised first (a cause, a module switched to training, before its effect, statistics
-#: updated by its forward pass, which may be found first).
-REGISTRY: Final[tuple[Kind, ...]] = (
-    Kind(
-        "graph_built",
-        "autograd recorded history during evaluation, in any thread",
-        graph_built.HINT,
-        graph_built.GraphBuilt,
-    ),
-    Kind(
-        "train_mode",
-        "training-mode computation during evaluation: a module in training mode, or functional dropout that trains",
-        train_mode_check.HINT,
-        train_mode_check.TrainMode,
-    ),
-    Kind(
-        "running_stats_updated",
-        "a normalisation layer's running statistics were updated by a forward pass in training mode",
-        running_stats.HINT,
-        running_stats.RunningStats,
-    ),
-    Kind(
-        "grad_enabled",
-        "grad mode found enabled at a boundary of evaluation",
-        grad_enabled.HINT,
-        grad_enabled.GradEnabled,
-    ),
-    Kind(
-        "output_requires_grad",
-        "a step output requires grad",
-        output_requires_grad.HINT,
-        output_requires_grad.OutputRequiresGrad,
-    ),
-    Kind(
-        "params_changed",
-        "(check_params=True) a parameter or buffer was written or replaced during evaluation",
-        params_changed.HINT,
-        params_changed.ParamsChanged,
-    ),
-    Kind(
-        "inference_tensor_stored",
-        "(a risk, never a violation) a module's own code left an inference tensor on the model under inference mode "
-        "(a cache, a buffer, lazy parameters): training that later reaches it through autograd fails",
-        inference_tensor.HINT,
-        inference_tensor.InferenceTensorStored,
-        risk=True,
-    ),
+#: updated by its forward pass, which may be found first), and the checks run in this order at each point of a stage.
+CHECKS: Final[tuple[type[Check], ...]] = (
+    GraphBuilt,
+    TrainMode,
+    RunningStats,
+    GradEnabled,
+    OutputRequiresGrad,
+    ParamsChanged,
+    InferenceTensorStored,
 )
+
+#: Every kind, one per check, stated by its check class (``kind``, ``summary``, ``hint``, ``risk``).
+REGISTRY: Final[tuple[Kind, ...]] = tuple(Kind.of(check) for check in CHECKS)
 
 KINDS_BY_NAME: Final[dict[str, Kind]] = {kind.name: kind for kind in REGISTRY}
 #: The names of every violation kind (what reports count; the risks are noted apart).

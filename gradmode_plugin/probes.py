@@ -51,18 +51,22 @@ log = logging.getLogger("gradmode_plugin")
 
 # -- saved tensors -----------------------------------------------------------------------------------------------
 class SavedTensorProbe:
-    """Pushes a saved-tensor hook that passes every tensor autograd saves to ``listener(tensor, allowed)``.
+    """Pushes a saved-tensor hook that passes every tensor autograd saves to each of ``listeners``:
+    ``listener(tensor, allowed)``.
 
     A hook pushed inside (activation checkpointing, ``save_on_cpu``) shadows this one while it is active;
     ``allow_grad`` lifts it for its block (``torch.func`` refuses to run under any saved-tensor hook).
     """
 
-    def __init__(self, listener: Callable[[torch.Tensor, bool], None] | None = None) -> None:
-        self.listener = listener
+    def __init__(self) -> None:
+        #: The subscribers (checks append themselves in their ``start()``).
+        self.listeners: list[Callable[[torch.Tensor, bool], None]] = []
 
     def _pack(self, tensor: torch.Tensor) -> torch.Tensor:
-        if self.listener is not None:
-            self.listener(tensor, allowed_reason.get() is not None)
+        if self.listeners:
+            allowed = allowed_reason.get() is not None
+            for listener in self.listeners:
+                listener(tensor, allowed)
         # Returning ``tensor`` itself would keep every graph alive: a saved output would own its own grad_fn
         # through the packed object, a cycle that is never freed. A detached tensor shares the storage and the
         # version counter, so unpacking and autograd's in-place checks work as before.
@@ -118,9 +122,11 @@ class ForwardProbe:
     """Every call of the modules in ``names`` (``id -> name``), in any thread, while the stage runs alongside other
     threads.
 
-    ``on_grad_output(name, tensor)`` hears of outputs with a ``grad_fn`` made outside ``allow_grad``;
-    ``on_norm_train(name, module)`` of a module in ``norms`` (ids) running in training mode; ``on_error(name,
-    error)`` of a call that raised a ``RuntimeError`` (once per error: the innermost watched module it went through).
+    Each subscriber list is appended to by the checks (in their ``start()``): ``grad_output_listeners``
+    (``listener(name, tensor)``) hear of outputs with a ``grad_fn`` made outside ``allow_grad``;
+    ``norm_train_listeners`` (``listener(name, module)``) of a module in ``norms`` (ids) running in training mode;
+    ``error_listeners`` (``listener(name, error)``) of a call that raised a ``RuntimeError`` (once per error: the
+    innermost watched module it went through).
     It listens to :data:`MODULE_CALLS` (``nn.Module.__call__``, wrapped while any stage runs), which passes on only
     the calls made in training mode or with grad mode on, and failed ones: in the evaluating thread a module call
     costs one attribute read and one grad-mode check more. Nothing is stored on the modules: a copy or a pickle of
@@ -135,10 +141,10 @@ class ForwardProbe:
 
     def __init__(self, names: dict[int, str]) -> None:
         self.names = names
-        self.norms: frozenset[int] = frozenset()
-        self.on_grad_output: Callable[[str, torch.Tensor], None] | None = None
-        self.on_norm_train: Callable[[str, nn.Module], None] | None = None
-        self.on_error: Callable[[str, RuntimeError], None] | None = None
+        self.norms: set[int] = set()
+        self.grad_output_listeners: list[Callable[[str, torch.Tensor], None]] = []
+        self.norm_train_listeners: list[Callable[[str, nn.Module], None]] = []
+        self.error_listeners: list[Callable[[str, RuntimeError], None]] = []
         self._listening: contextlib.ExitStack | None = None
         self._waiting: contextlib.ExitStack | None = None
         self._lock = threading.Lock()
@@ -151,7 +157,7 @@ class ForwardProbe:
 
     def _make_listener(self) -> Callable[[nn.Module, Any], None]:
         names, norms = self.names, self.norms
-        on_grad_output, on_norm_train = self.on_grad_output, self.on_norm_train
+        grad_output_listeners, norm_train_listeners = self.grad_output_listeners, self.norm_train_listeners
         is_grad_enabled, get_allowed = torch.is_grad_enabled, allowed_reason.get
 
         def called(module: nn.Module, output: Any) -> None:
@@ -159,21 +165,24 @@ class ForwardProbe:
             name = names.get(key)
             if name is None:
                 return
-            if module.training and key in norms and on_norm_train is not None:
-                on_norm_train(name, module)
-            if on_grad_output is not None and is_grad_enabled() and get_allowed() is None:
+            if module.training and key in norms:
+                for listener in norm_train_listeners:
+                    listener(name, module)
+            if grad_output_listeners and is_grad_enabled() and get_allowed() is None:
                 tensor = first_tensor_with_grad_fn(output)
                 if tensor is not None:
-                    on_grad_output(name, tensor)
+                    for on_output in grad_output_listeners:
+                        on_output(name, tensor)
 
         return called
 
     def _failed(self, module: nn.Module, error: RuntimeError) -> None:
         name = self.names.get(id(module))
-        if name is None or self.on_error is None or getattr(self._last_error, "error", None) is error:
+        if name is None or not self.error_listeners or getattr(self._last_error, "error", None) is error:
             return
         self._last_error.error = error  # the outer modules it propagates through are not the place
-        self.on_error(name, error)
+        for listener in self.error_listeners:
+            listener(name, error)
 
     def __enter__(self) -> ForwardProbe:
         with self._lock:

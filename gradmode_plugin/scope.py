@@ -20,8 +20,6 @@ from gradmode_plugin.audit import OpAudit
 from gradmode_plugin.blame import StepLocator
 from gradmode_plugin.blame import where as blame_where
 from gradmode_plugin.checks.base import Check
-from gradmode_plugin.checks.grad_enabled import GradEnabled
-from gradmode_plugin.checks.output_requires_grad import OutputRequiresGrad
 from gradmode_plugin.distributed import Ranks, agree, describe_offenders, offenders
 from gradmode_plugin.kinds import BEFORE_THE_RUN, HINTS, KINDS, REGISTRY
 from gradmode_plugin.memory import CudaPeak
@@ -52,9 +50,20 @@ class EvaluationScope:
     exactly the previous grad mode, inference mode, module flags and hooks. Use :meth:`batch` around each batch for
     per-batch detection (violations then name the batch and your loop's line); without it, checks run once at exit.
 
-    ``framework=True`` is for a framework that sets and restores module modes itself (Lightning): the scope then
-    changes no mode until :meth:`modes_ready` is called (after the framework's own eval hook), restores modes only
-    after an exception, and leaves the end-of-stage flag and grad checks to the framework's adapter.
+    Args:
+        model: the module evaluated (its submodules are recorded and checked by qualified name).
+        options: ``grad_mode``, ``on_violation``, ``allow_train`` and ``check_params``, validated
+            (:class:`~gradmode_plugin.options.GuardOptions`).
+        stage: the name findings and the report give the stage (``"validation"``, ``"test"``, ...).
+        report: the report to fill (a new one by default); a guard passes its own, shared by its stages.
+        policy: what happens to a violation (by default from ``options.on_violation``).
+        context: the grad context and why, when an adapter resolved it (a framework's rule); None resolves
+            ``options.grad_mode`` from the model when the scope is entered.
+        ranks: this process's rank and the world (findings agree across ranks at the end of the stage).
+        framework: True for a framework that sets and restores module modes itself (Lightning): the scope then
+            changes no mode until :meth:`modes_ready` is called (after the framework's own eval hook), restores
+            modes only after an exception, and leaves the end-of-stage flag and grad checks to the framework's
+            adapter.
 
     Example:
         >>> model = nn.Sequential(nn.Linear(4, 4), nn.BatchNorm1d(4), nn.Dropout())
@@ -79,12 +88,14 @@ class EvaluationScope:
         "_context",
         "_cuda",
         "_functional",
-        "_grad_check",
+        "_grad_boundaries",
         "_inference",
         "_lock",
-        "_output_check",
+        "_other_boundaries",
+        "_output_checks",
         "_pending",
         "_quick_end_flags",
+        "_quick_start",
         "_restore_modes",
         "_run_counts",
         "_seen",
@@ -203,11 +214,16 @@ class EvaluationScope:
                 when is not None and when in own_reads for when, _ in self._batch_end_calls
             )
             self._quick_end_flags = self.modes.flag_dicts if quick_end else None
-            # Looked up once: they run at every batch.
-            grad_check = self._by_kind.get("grad_enabled")
-            self._grad_check = grad_check if isinstance(grad_check, GradEnabled) else None
-            output_check = self._by_kind.get("output_requires_grad")
-            self._output_check = output_check if isinstance(output_check, OutputRequiresGrad) else None
+            # Listed once: boundaries come at every batch. The checks whose boundary read is grad mode are called
+            # after one inline read of it (the usual batch: off, and no call); any other read is made per check.
+            boundary_calls = [
+                (c.boundary_when(), c.boundary) for c in self._checks if type(c).boundary is not Check.boundary
+            ]
+            self._grad_boundaries = tuple(call for when, call in boundary_calls if when is torch.is_grad_enabled)
+            self._other_boundaries = [(w, call) for w, call in boundary_calls if w is not torch.is_grad_enabled]
+            self._output_checks = [c for c in self._checks if type(c).step_output is not Check.step_output]
+            # What run_step's usual batch may skip: no check with batch-start work, no boundary read but grad mode's.
+            self._quick_start = not self._batch_start_checks and not self._other_boundaries
             self._inference = self.mode == "inference"
             live_scopes.append(self)
             stack.callback(live_scopes.remove, self)
@@ -294,7 +310,7 @@ class EvaluationScope:
         # The usual batch is decided here, with the reads _batch_start and _batch_end would make: inside a framework's
         # loop their two frames cost more than the reads. Any batch with something to do goes through them.
         if (
-            not self._batch_start_checks
+            self._quick_start
             and self._pending is None
             and not torch.is_grad_enabled()
             and torch.is_inference_mode_enabled() == self._inference
@@ -348,8 +364,10 @@ class EvaluationScope:
         """A framework's batch ends with ``then()``, its last call (after the batch's hooks): check grad mode, raise
         what is pending. Installed in the place of ``then`` as ``functools.partial(scope.end_batch, then)``."""
         result = then()
-        if self._grad_check is not None and torch.is_grad_enabled():
-            self._grad_check.boundary("after the batch's hooks")
+        if self._grad_boundaries and torch.is_grad_enabled():
+            self._boundaries(self._grad_boundaries, "after the batch's hooks")
+        if self._other_boundaries:
+            self._read_boundaries("after the batch's hooks")
         if self._pending is not None:
             try:
                 self.raise_pending()
@@ -360,8 +378,10 @@ class EvaluationScope:
 
     def boundary(self, when: str) -> None:
         """A framework's stage boundary (e.g. "at the end of the stage"): check grad mode, raise what is pending."""
-        if self._grad_check is not None:
-            self._grad_check.boundary(when)
+        if self._grad_boundaries and torch.is_grad_enabled():
+            self._boundaries(self._grad_boundaries, when)
+        if self._other_boundaries:
+            self._read_boundaries(when)
         try:
             self.raise_pending()
         except _GUARD_ERRORS as error:
@@ -374,9 +394,10 @@ class EvaluationScope:
         # Grad mode is read once here: found on, it is reported (not switched off: code that needs it keeps working);
         # off, the guard's context is entered for the step where something outside it (a framework's fallback, a
         # caller) left another one. Entering a context costs more than the rest of the per-batch work: only then.
+        if self._other_boundaries:
+            self._read_boundaries("at the start of the batch")
         if torch.is_grad_enabled():
-            if self._grad_check is not None:
-                self._grad_check.boundary("at the start of the batch")
+            self._boundaries(self._grad_boundaries, "at the start of the batch")
         elif torch.is_inference_mode_enabled() != self._inference:
             self._step_context = grad_context(self.mode)
             self._step_context.__enter__()
@@ -415,9 +436,20 @@ class EvaluationScope:
             self.raise_pending()
 
     def check_output(self, obj: Any, what: str = "step output", where: str | None = None) -> None:
-        """Flag a tensor inside ``obj`` that requires grad (it keeps a graph or a parameter alive)."""
-        if self._output_check is not None:
-            self._output_check.check(obj, what, where)
+        """Show every check what a step returned (e.g. a tensor inside ``obj`` that requires grad keeps a graph or a
+        parameter alive)."""
+        for check in self._output_checks:
+            check.step_output(obj, what, where)
+
+    @staticmethod
+    def _boundaries(calls: tuple[Callable[[str], None], ...], when: str) -> None:
+        for boundary in calls:
+            boundary(when)
+
+    def _read_boundaries(self, when: str) -> None:
+        for read, boundary in self._other_boundaries:
+            if read is None or read():
+                boundary(when)
 
     # -- what checks use -------------------------------------------------------------------------------------
     def where(self, skip: int = 1) -> str | None:
@@ -624,9 +656,17 @@ def evaluating(
 ) -> EvaluationScope:
     """Evaluate a plain PyTorch model under the guard.
 
-    ``grad_mode="auto"`` picks ``no_grad`` when the model was in training mode on entry (evaluation inside a
-    training loop, where inference tensors could not be reused) and ``inference_mode`` otherwise. Modules matched
-    by ``allow_train`` (and their children) are put in training mode and never checked.
+    Args:
+        model: the module to evaluate; ``eval()`` is called on entry and every flag is restored on exit.
+        grad_mode: ``"auto"`` (``no_grad`` when the model was in training mode on entry, as inside a training loop
+            where inference tensors could not be reused; ``inference_mode`` otherwise), ``"inference"`` or
+            ``"no_grad"``.
+        allow_train: glob patterns over ``model.named_modules()`` names put in training mode (with their children)
+            and never checked, e.g. ``"head.mc_dropout"``.
+        on_violation: ``"raise"`` (at the first offending batch), ``"warn"`` or ``"record"``.
+        check_params: also assert that evaluation wrote or replaced no parameter or buffer (keeps a copy of each).
+        stage: the name findings and the report give the stage.
+        report: a report to fill (a new one by default, as ``scope.report``).
 
     Example:
         >>> model = nn.Sequential(nn.Linear(4, 2), nn.Dropout())

@@ -295,3 +295,52 @@ def test_warn_policy_warns_once_per_kind_stage_and_module_across_runs_of_a_scope
                         model(x)
     assert len([w for w in caught if issubclass(w.category, GradModeWarning)]) == 1
     assert scope.report.count("train_mode") == 8
+
+
+class Spy(Check):
+    """A second check on the probes and hooks the built-in ones use: it must hear everything beside them."""
+
+    kind = "spy"
+    seen: list[str] = []  # noqa: RUF012 (one list for the test that reads it)
+
+    def start(self) -> None:
+        self.scope.saved_tensors.listeners.append(lambda tensor, allowed: Spy.seen.append("saved"))
+        self.scope.forward.grad_output_listeners.append(lambda name, tensor: Spy.seen.append(f"output of {name!r}"))
+
+    def boundary_when(self) -> Callable[[], bool]:
+        return torch.is_grad_enabled
+
+    def boundary(self, when: str) -> None:
+        Spy.seen.append(f"boundary {when}")
+
+    def step_output(self, output: object, what: str, where: str | None) -> None:
+        Spy.seen.append(f"step output {what}")
+
+
+def test_a_second_check_on_the_same_probes_and_hooks_replaces_no_subscriber(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    import gradmode_plugin.scope
+    from gradmode_plugin.kinds import REGISTRY, Kind
+
+    monkeypatch.setattr(gradmode_plugin.scope, "REGISTRY", (*REGISTRY, Kind.of(Spy)))
+    Spy.seen = []
+    model = nn.Linear(8, 8)
+    ready = threading.Event()
+    worker = threading.Thread(target=ready.wait)  # another thread alive: module calls are watched too
+    worker.start()
+    try:
+        with evaluating(model, grad_mode="no_grad", on_violation="record") as scope:
+            torch.set_grad_enabled(True)  # noqa: GM401 (the planted bug: every probe and boundary hears it)
+            with scope.batch(0):
+                out = model(BATCHES[0])
+                scope.check_output(out, "the step's output")
+            torch.set_grad_enabled(False)
+    finally:
+        ready.set()
+        worker.join()
+    found = {v.kind: v.detail for v in scope.report.violations}
+    assert {"graph_built", "grad_enabled", "output_requires_grad"} <= set(found)  # the built-in checks still hear it
+    assert found["graph_built"].startswith("autograd saved a (4, 8) float32 tensor")  # through the saved-tensor probe
+    assert "saved" in Spy.seen and "output of ''" in Spy.seen
+    assert "boundary at the start of the batch" in Spy.seen and "step output the step's output" in Spy.seen

@@ -18,12 +18,6 @@ from gradmode_plugin.blame import grad_decorator, grad_with_block, where_raised
 from gradmode_plugin.checks.base import Check
 from gradmode_plugin.modes import INFERENCE_WAYS_OUT, is_inference_error
 
-HINT = (
-    "remove torch.enable_grad()/set_grad_enabled(True) (a with block or a decorator) from evaluation code, wrap code "
-    "in worker threads with torch.no_grad(), or mark sanctioned gradients with gradmode_plugin.allow_grad('reason')"
-)
-
-
 #: One fix per cause, when the cause is known.
 BLOCK_FIX = (
     "remove that with block from evaluation code; for gradients evaluation needs on purpose (saliency, physics "
@@ -41,11 +35,17 @@ THREAD_HINT = (
 
 class GraphBuilt(Check):
     kind = "graph_built"
+    summary = "autograd recorded history during evaluation, in any thread"
+    hint = (
+        "remove torch.enable_grad()/set_grad_enabled(True) (a with block or a decorator) from evaluation code, wrap "
+        "code in worker threads with torch.no_grad(), or mark sanctioned gradients with "
+        "gradmode_plugin.allow_grad('reason')"
+    )
 
     def start(self) -> None:
-        self.scope.saved_tensors.listener = self._saved
-        self.scope.forward.on_grad_output = self._module_output
-        self.scope.forward.on_error = self._failed_in_thread
+        self.scope.saved_tensors.listeners.append(self._saved)
+        self.scope.forward.grad_output_listeners.append(self._module_output)
+        self.scope.forward.error_listeners.append(self._failed_in_thread)
 
     def _saved(self, tensor: torch.Tensor, allowed: bool) -> None:
         # Parameters saved for backward (a layer's weight) are resident anyway: count what the graph adds.

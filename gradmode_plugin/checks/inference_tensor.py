@@ -29,12 +29,6 @@ from gradmode_plugin.blame import assignments, stored_by_step_or_hook
 from gradmode_plugin.checks.base import Check
 from gradmode_plugin.violations import Violation
 
-HINT = (
-    "if training later uses it, build or clone it under `with torch.inference_mode(False):` in the code that stores "
-    "it, or evaluate under no_grad (grad_mode='no_grad', or Trainer(inference_mode=False)); a tensor that is only "
-    "read, or replaced before it is read, needs nothing"
-)
-
 #: What every ``nn.Module`` keeps in its instance dict (flags, hook dicts, its parameters, buffers and children):
 #: no tensor of the module's own among them but through ``_parameters`` and ``_buffers``, read separately.
 _STANDARD = frozenset(vars(nn.Module()))
@@ -81,6 +75,16 @@ def _stored_at(module: nn.Module, attr: str, *, root: bool) -> tuple[bool, list[
 
 class InferenceTensorStored(Check):
     kind = "inference_tensor_stored"
+    summary = (
+        "(a risk, never a violation) a module's own code left an inference tensor on the model under inference "
+        "mode (a cache, a buffer, lazy parameters): training that later reaches it through autograd fails"
+    )
+    hint = (
+        "if training later uses it, build or clone it under `with torch.inference_mode(False):` in the code that stores"
+        " it, or evaluate under no_grad (grad_mode='no_grad', or Trainer(inference_mode=False)); a tensor that is only "
+        "read, or replaced before it is read, needs nothing"
+    )
+    risk = True
 
     def start(self) -> None:
         self._before = _inference_tensors(self.scope.modes.checked)

@@ -12,8 +12,6 @@ import torch
 
 from gradmode_plugin.checks.base import Check
 
-HINT = "detach what the step returns (tensor.detach()) so it does not keep a graph or parameters alive"
-
 
 def find_grad_tensor(obj: Any, path: str = "output", depth: int = 0) -> str | None:
     """Path of the first tensor that requires grad inside ``obj`` (nested dicts, lists and tuples)."""
@@ -36,10 +34,12 @@ def find_grad_tensor(obj: Any, path: str = "output", depth: int = 0) -> str | No
 
 class OutputRequiresGrad(Check):
     kind = "output_requires_grad"
+    summary = "a step output requires grad"
+    hint = "detach what the step returns (tensor.detach()) so it does not keep a graph or parameters alive"
 
-    def check(self, obj: Any, what: str, where: str | None = None) -> None:
-        if isinstance(obj, torch.Tensor) and not obj.requires_grad:
-            return  # the usual step output (a loss), without a call per batch
-        path = find_grad_tensor(obj, what)
+    def step_output(self, output: Any, what: str, where: str | None) -> None:
+        if isinstance(output, torch.Tensor) and not output.requires_grad:
+            return  # a tensor subclass (the scope decides only plain tensors without a call)
+        path = find_grad_tensor(output, what)
         if path is not None:
             self.scope.found(self.kind, where=where, detail=f"{path} requires grad")

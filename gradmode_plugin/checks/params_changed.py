@@ -23,8 +23,6 @@ from gradmode_plugin.checks.base import Check
 if TYPE_CHECKING:
     from gradmode_plugin.scope import EvaluationScope
 
-HINT = "evaluation must not write to parameters or buffers; move the update to training code, or work on a copy"
-
 
 @dataclasses.dataclass
 class _Watched:
@@ -57,6 +55,8 @@ def _norm_statistics(module: nn.Module) -> frozenset[str]:
 
 class ParamsChanged(Check):
     kind = "params_changed"
+    summary = "(check_params=True) a parameter or buffer was written or replaced during evaluation"
+    hint = "evaluation must not write to parameters or buffers; move the update to training code, or work on a copy"
 
     @classmethod
     def enabled(cls, scope: EvaluationScope) -> bool:

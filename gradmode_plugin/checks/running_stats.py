@@ -15,15 +15,15 @@ from torch import nn
 from gradmode_plugin._torch_internals import NormBase
 from gradmode_plugin.checks.base import Check
 
-HINT = (
-    "a normalisation layer ran in training mode during evaluation; keep it in eval mode (and pass "
-    "training=self.training to F.batch_norm), or allow it explicitly with allow_train if updating statistics is "
-    "intended (test-time adaptation)"
-)
-
 
 class RunningStats(Check):
     kind = "running_stats_updated"
+    summary = "a normalisation layer's running statistics were updated by a forward pass in training mode"
+    hint = (
+        "a normalisation layer ran in training mode during evaluation; keep it in eval mode (and pass "
+        "training=self.training to F.batch_norm), or allow it explicitly with allow_train if updating statistics is "
+        "intended (test-time adaptation)"
+    )
 
     def start(self) -> None:
         norms = frozenset(
@@ -31,8 +31,8 @@ class RunningStats(Check):
             for _, m in self.scope.modes.checked
             if isinstance(m, NormBase) and m.track_running_stats and m.running_mean is not None
         )
-        self.scope.forward.norms = norms
-        self.scope.forward.on_norm_train = self._norm_forward
+        self.scope.forward.norms.update(norms)
+        self.scope.forward.norm_train_listeners.append(self._norm_forward)
         self.scope.listen_functional(self.kind, self._functional)
 
     def _norm_forward(self, name: str, module: nn.Module) -> None:

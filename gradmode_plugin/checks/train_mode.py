@@ -22,15 +22,17 @@ from torch import nn
 from gradmode_plugin.blame import code_location
 from gradmode_plugin.checks.base import Check
 
-HINT = (
-    "keep the module in eval mode during evaluation: no .train() in a step or hook (Lightning restores the modes "
-    "after the stage), and a train() override that passes the mode on to every child; to keep a module training on "
-    "purpose (e.g. MC dropout) add its name to allow_train"
-)
-
 
 class TrainMode(Check):
     kind = "train_mode"
+    summary = (
+        "training-mode computation during evaluation: a module in training mode, or functional dropout that trains"
+    )
+    hint = (
+        "keep the module in eval mode during evaluation: no .train() in a step or hook (Lightning restores the modes "
+        "after the stage), and a train() override that passes the mode on to every child; to keep a module training on "
+        "purpose (e.g. MC dropout) add its name to allow_train"
+    )
 
     def start(self) -> None:
         self._switched: dict[int, str | None] = {}
