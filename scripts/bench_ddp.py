@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -28,43 +27,23 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _bench_common as common
+from _ranks import free_port, rank_env
 
 WORLD_SIZE = 2
 #: A healthy run takes seconds per rank; past this the ranks are killed (a hang).
 TIMEOUT_S = 600
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _rank_env(rank: int, port: int) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLURM_", "TORCHELASTIC_", "PL_", "GRADMODE_"))}
-    env.update(
-        MASTER_ADDR="127.0.0.1",
-        MASTER_PORT=str(port),
-        WORLD_SIZE=str(WORLD_SIZE),
-        NODE_RANK="0",
-        LOCAL_RANK=str(rank),
-        RANK=str(rank),
-        OMP_NUM_THREADS="1",
-        CUDA_VISIBLE_DEVICES="",
-        PYTHONWARNINGS="ignore",
-    )
-    if sys.platform.startswith("linux"):
-        env.setdefault("GLOO_SOCKET_IFNAME", "lo")
-    return env
-
-
 def launch(args: argparse.Namespace) -> int:
     """Start both ranks, wait for them, print and write what they measured."""
-    port = _free_port()
+    port = free_port()
     results = args.out / ("ddp_cpu_quick_rank{}.json" if args.quick else "ddp_cpu_rank{}.json")
     argv = [sys.executable, __file__, "--repeats", str(args.repeats), "--rounds", str(args.rounds)]
+    # The benchmark puts its own guards on: a GRADMODE_GUARD of the caller's would add one to every Trainer.
+    quiet = {"PYTHONWARNINGS": "ignore"}
+    envs = [rank_env(r, WORLD_SIZE, port, drop=("GRADMODE_",), extra=quiet) for r in range(WORLD_SIZE)]
     procs = [
-        subprocess.Popen([*argv, "--rank-result", str(results).format(rank)], env=_rank_env(rank, port))
+        subprocess.Popen([*argv, "--rank-result", str(results).format(rank)], env=envs[rank])
         for rank in range(WORLD_SIZE)
     ]
     try:

@@ -12,7 +12,6 @@ import dataclasses
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from scripts._ranks import free_port, rank_env
 
 SCRIPT = Path(__file__).with_name("_ddp_run.py")
 WORLD_SIZE = 2
@@ -68,35 +69,6 @@ class DDPRun:
         return json.loads(path.read_text()) if path.exists() else None
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _env(rank: int, port: int) -> dict[str, str]:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("SLURM_", "TORCHELASTIC_", "PL_", "LT_", "OMPI_", "PMI_"))
-        and k not in ("GROUP_RANK", "LOCAL_WORLD_SIZE", "JSM_NAMESPACE_RANK")
-    }
-    env.update(
-        MASTER_ADDR="127.0.0.1",
-        MASTER_PORT=str(port),
-        WORLD_SIZE=str(WORLD_SIZE),
-        NODE_RANK="0",
-        LOCAL_RANK=str(rank),
-        RANK=str(rank),
-        OMP_NUM_THREADS="1",
-        PYTHONUNBUFFERED="1",
-        CUDA_VISIBLE_DEVICES="",
-    )
-    if sys.platform.startswith("linux"):
-        env.setdefault("GLOO_SOCKET_IFNAME", "lo")
-    return env
-
-
 def _kill(proc: subprocess.Popen[bytes]) -> None:
     if proc.poll() is None:
         with contextlib.suppress(ProcessLookupError):
@@ -118,7 +90,12 @@ def launch(out: Path, *args: str, timeout: float = TIMEOUT_S) -> DDPRun:
             cmd = [sys.executable, str(SCRIPT), "--out", str(out), *args]
             procs.append(
                 subprocess.Popen(
-                    cmd, env=_env(rank, port), stdout=stdout, stderr=stderr, cwd=out, start_new_session=True
+                    cmd,
+                    env=rank_env(rank, WORLD_SIZE, port),
+                    stdout=stdout,
+                    stderr=stderr,
+                    cwd=out,
+                    start_new_session=True,
                 )
             )
         deadline = time.monotonic() + timeout
