@@ -515,17 +515,7 @@ class EvaluationScope:
             if key in self._seen:
                 return
             self._seen.add(key)
-            violation = Violation(
-                kind=kind,
-                stage=self.stage,
-                batch_idx=self.batch_idx,
-                module=module,
-                where=where,
-                rank=self.ranks.rank,
-                hint=(hint or HINTS[kind]) + BEFORE_THE_RUN[kind],
-                detail=detail,
-                dataloader_idx=self.dataloader_idx,
-            )
+            violation = self._finding(kind, module, where, detail, hint)
             self.report.record(violation)
             self._run_counts[kind] += 1
             # Only a violation that can be raised is kept: a clean batch then finds nothing pending under record/warn.
@@ -544,7 +534,15 @@ class EvaluationScope:
     ) -> None:
         """Note a risk (a kind of :data:`~gradmode_plugin.kinds.RISKS`): kept in the report's ``risks`` and logged
         on rank zero; never a violation, never raised, whatever the policy."""
-        risk = Violation(
+        risk = self._finding(kind, module, where, detail, hint)
+        self.report.note(risk)
+        if self.ranks.rank == 0:
+            log.warning("gradmode: a risk, not a violation (nothing was stopped): %s", risk.describe())
+
+    def _finding(self, kind: str, module: str | None, where: str | None, detail: str, hint: str | None) -> Violation:
+        """A finding of ``kind`` at the current stage, batch and rank, its hint ending with the rules that find it
+        before the run."""
+        return Violation(
             kind=kind,
             stage=self.stage,
             batch_idx=self.batch_idx,
@@ -555,9 +553,6 @@ class EvaluationScope:
             detail=detail,
             dataloader_idx=self.dataloader_idx,
         )
-        self.report.note(risk)
-        if self.ranks.rank == 0:
-            log.warning("gradmode: a risk, not a violation (nothing was stopped): %s", risk.describe())
 
     def raise_pending(self) -> None:
         """Under ``raise``, raise the first violation not raised yet (with several ranks: at the stage end)."""
