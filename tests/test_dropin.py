@@ -80,6 +80,7 @@ def test_a_bad_variable_is_named_with_what_it_takes(environ: dict[str, str], nam
     assert isinstance(info.value, ValueError)
 
 
+@pytest.mark.slow  # a child process
 def test_a_bad_variable_ends_a_script_in_a_few_lines_naming_it(tmp_path: Path) -> None:
     """What a user sees: one short traceback through the Trainer's constructor, ending in the variable, its value
     and what it takes; no chained exception, no name the user did not set."""

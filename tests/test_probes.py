@@ -124,6 +124,7 @@ print(json.dumps(seen))
 """
 
 
+@pytest.mark.slow  # a child process
 def test_a_stage_alone_in_its_process_wraps_module_calls_only_once_another_thread_starts(tmp_path: Path) -> None:
     """Wrapping ``nn.Module.__call__`` slows every module call: a stage with no other thread waits for one to start.
     What the module-call probe would see in the evaluating thread is still seen, and a thread started mid-stage is

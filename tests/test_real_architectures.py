@@ -21,7 +21,7 @@ from gradmode_plugin import GradModeGuard, GradModeViolation, evaluating
 timm = pytest.importorskip("timm")
 transformers = pytest.importorskip("transformers")
 
-pytestmark = pytest.mark.filterwarnings("ignore::UserWarning", "ignore::FutureWarning")
+pytestmark = [pytest.mark.filterwarnings("ignore::UserWarning", "ignore::FutureWarning"), pytest.mark.slow]
 
 DROP = {"drop_rate": 0.1, "drop_path_rate": 0.1, "attn_drop_rate": 0.1, "proj_drop_rate": 0.1}
 VIT = {"img_size": 32, "patch_size": 8, "depth": 2, "embed_dim": 32, "num_heads": 2}

@@ -9,6 +9,7 @@ import sys
 import tokenize
 from pathlib import Path
 
+import pytest
 import torch
 
 PACKAGE = Path(__file__).resolve().parents[1] / "gradmode_plugin"
@@ -42,6 +43,7 @@ def test_no_module_but_the_internals_one_touches_a_private_torch_internal() -> N
     assert not offenders, "\n".join(offenders)
 
 
+@pytest.mark.slow  # a child process
 def test_a_torch_without_an_internal_is_refused_at_import_naming_the_version() -> None:
     code = (
         "import torch.nn.modules.batchnorm as batchnorm\n"

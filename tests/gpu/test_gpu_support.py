@@ -35,6 +35,7 @@ def test_skip_reasons_say_what_is_missing(
     assert (cuda_missing(), bf16_missing()) == (cuda_reason, bf16_reason)
 
 
+@pytest.mark.slow  # runs a pytest session of its own
 def test_without_a_cuda_device_every_gpu_test_says_so() -> None:
     proc = run_process(
         [sys.executable, "-m", "pytest", "tests/gpu", f"--ignore={THIS}", "-q", "-rs", "-p", "no:cacheprovider"],

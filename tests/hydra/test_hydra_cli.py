@@ -15,6 +15,8 @@ import pytest
 from gradmode_plugin import KINDS
 from tests.hydra._support import CONFIG_DIR, SMALL, TRAIN_SCRIPT, run_dirs, run_process
 
+pytestmark = pytest.mark.slow  # every test runs the example app's command line in a child process
+
 TrainCli = Callable[..., subprocess.CompletedProcess[str]]
 
 

@@ -15,6 +15,8 @@ from gradmode_plugin.hydra.train import EXIT_MISTAKE, JobOutcome, RunResult, for
 from tests.gpu._gpu_support import REQUIRES_CUDA
 from tests.hydra._support import CONFIG_DIR, write_images
 
+pytestmark = pytest.mark.slow  # the example app: a run of each experiment, model and data option
+
 EXPERIMENTS = sorted(p.stem for p in (CONFIG_DIR / "experiment").glob("*.yaml"))
 #: A fast_dev_run (one batch of each stage) on small batches.
 FAST = ("debug=fdr", "data.batch_size=4", "data.image_size=32", "+trainer.enable_progress_bar=false")

@@ -129,6 +129,7 @@ def test_entry_point_loads_the_plugin_and_the_schema_is_no_option() -> None:
     assert "callbacks" not in store.repo, "the guard's schema would be listed as an option of callbacks"
 
 
+@pytest.mark.slow  # a child process
 def test_plugin_import_stays_light() -> None:
     """Hydra imports the plugin, and the config package it serves, for every app: neither may pull in torch or
     Lightning."""

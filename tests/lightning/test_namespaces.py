@@ -70,6 +70,7 @@ def test_lightning_pytorch_trainer_clean_run_and_checkpoint(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize("namespace", ["lightning.pytorch", "pytorch_lightning"])
+@pytest.mark.slow  # a child process
 def test_importing_the_guard_leaves_lightnings_log_routing_to_the_users_namespace(namespace: str) -> None:
     """Importing a Lightning namespace points lightning_utilities' rank-zero logger (and deprecation category) at it;
     the guard, a Callback of both namespaces, must not re-route the messages of the one the user imported."""

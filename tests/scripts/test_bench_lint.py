@@ -6,7 +6,11 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.helpers.process import REPO, run_process
+
+pytestmark = pytest.mark.slow  # runs the script in a child process
 
 
 def test_bench_lint_quick(tmp_path: Path) -> None:
