@@ -29,6 +29,17 @@ BUGS: dict[str, str] = {
                     out = model(x)  # expect: GM501
 
 
+        def phases(model, loaders):
+            for phase in ("valid", "train"):
+                if phase == "valid":
+                    model.eval()
+                    for x in loaders[phase]:
+                        out = model(x)  # expect: GM501
+                else:
+                    for x in loaders[phase]:
+                        model(x).sum().backward()
+
+
         def train_then_evaluate(model, train_loader, valid_loader, optimizer):
             for x in train_loader:
                 model(x).sum().backward()
@@ -253,7 +264,7 @@ CORRECT: dict[str, str] = {
             return norm(x)
 
 
-        def test_rejects_bad_shapes(model, x):
+        def check_rejects_bad_shapes(model, x):
             model.eval()
             with pytest.raises(ValueError):
                 model(x)
@@ -325,11 +336,11 @@ CORRECT: dict[str, str] = {
         import torch
 
 
-        def clip(parameters, max_norm):
-            total_norm = torch.norm(torch.stack([p.grad.norm() for p in parameters]))
+        def clip(model, max_norm):
+            total_norm = torch.norm(torch.stack([p.grad.norm() for p in model.parameters()]))
             clip_coef = max_norm / (total_norm + 1e-6)
-            for p in parameters:
-                p.grad.mul_(clip_coef.to(p.grad.device))
+            for p in model.parameters():
+                p.grad.mul_(clip_coef.to(p.device))
         """,
     "grad_from_callers.py": """
         import torch
@@ -351,7 +362,7 @@ CORRECT: dict[str, str] = {
                 model.eval()
                 return model(x)
 
-            return [run(x) for x in loader]
+            return list(map(run, loader))
 
 
         class Generator(torch.nn.Module):
