@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytorch_lightning as pl
@@ -40,6 +41,17 @@ class ToyModule(pl.LightningModule):
 
     def configure_optimizers(self) -> torch.optim.Optimizer:
         return torch.optim.SGD(self.parameters(), lr=self.lr)
+
+
+class ThreadedPredict(ToyModule):
+    """The bug of pytorch#20528: a predict step that runs the model in worker threads, which start with grad mode on
+    (under no_grad they build graphs; under inference mode they fail)."""
+
+    def predict_step(self, batch: Any, batch_idx: int) -> torch.Tensor:
+        chunks = batch[0].chunk(2)
+        with ThreadPoolExecutor(max_workers=2) as pool:  # worker threads run with grad mode on
+            outs = list(pool.map(self, chunks))
+        return torch.cat(outs).detach()
 
 
 def make_loader(n: int = 32, batch_size: int = 8, seed: int = 0) -> DataLoader:
