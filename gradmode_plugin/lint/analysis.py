@@ -25,7 +25,7 @@ from gradmode_plugin.lint import names
 from gradmode_plugin.lint.calls import CallIndex, Def
 from gradmode_plugin.lint.names import ImportTable
 from gradmode_plugin.lint.parsing import parse_relevant
-from gradmode_plugin.lint.rules import TEST_QUIET_CODES
+from gradmode_plugin.lint.rules import RULES_BY_CODE, TEST_QUIET_CODES
 from gradmode_plugin.lint.testcode import is_test_function, is_test_path
 from gradmode_plugin.lint.triggers import ALIASED_WORDS, Triggers, aliased_import
 
@@ -625,8 +625,7 @@ class _Analysis:
             self.report(
                 decorator,
                 "GM302",
-                f"`@{_written(decorator)}` on {scope.where()} turns gradients on for {what} without them: remove "
-                'it, and wrap the gradients you need in `allow_grad("why")`',
+                RULES_BY_CODE["GM302"].message(decorator=_written(decorator), where=scope.where(), what=what),
             )
         # a custom autograd Function's backward runs in a backward pass: gradients on, never evaluation code
         backward_pass = ctx.cls is not None and ctx.cls.autograd and node.name in ("backward", "jvp", "vjp")
@@ -667,8 +666,7 @@ class _Analysis:
                 self.report(
                     item.context_expr,
                     "GM301",
-                    f"`{_written(item.context_expr)}` in {ctx.scope.where()} builds autograd graphs during "
-                    'evaluation: remove it, or wrap the gradients you need in `allow_grad("why")`',
+                    RULES_BY_CODE["GM301"].message(context=_written(item.context_expr), where=ctx.scope.where()),
                 )
             if state != _FREE:
                 grad = state
@@ -848,8 +846,7 @@ class _Analysis:
                     ctx,
                     node,
                     "GM702",
-                    f"`{name} = ...` rebinds the loop variable over parameters: the parameter is not updated; "
-                    f"update it in place under `torch.no_grad()` (`{name} -= lr * {name}.grad`)",
+                    RULES_BY_CODE["GM702"].message(name=name),
                     scope.param_sources.get(name),
                 )
         return True
@@ -909,8 +906,7 @@ class _Analysis:
                 self.report(
                     call,
                     "GM103",
-                    f"`{_written(call.func)}(..., True)` drops activations in evaluation too: pass `self.training` "
-                    "as `train`",
+                    RULES_BY_CODE["GM103"].message(call=_written(call.func)),
                 )
         elif qualname == names.SDPA:
             value = _argument(call, "dropout_p", 4)
@@ -921,8 +917,7 @@ class _Analysis:
                 self.report(
                     call,
                     "GM601",
-                    "`Variable(..., volatile=True)` has done nothing since PyTorch 0.4 (the graph is built): use "
-                    "`with torch.no_grad():` instead",
+                    RULES_BY_CODE["GM601"].message(),
                 )
         elif qualname in names.AUTOGRAD_BACKWARD:
             self._backward(call, ctx)
@@ -1017,7 +1012,7 @@ class _Analysis:
         self.report(
             call,
             "GM102",
-            f"`{short}(..., training=True)` drops activations in evaluation too: pass `training=self.training`",
+            RULES_BY_CODE["GM102"].message(call=short),
         )
 
     def _backward(self, call: ast.Call, ctx: _Ctx) -> None:
@@ -1027,9 +1022,7 @@ class _Analysis:
             self.report(
                 call,
                 "GM303",
-                f"`{_written(call.func)}(...)` in {scope.where()}: evaluation runs without gradients, so this "
-                "fails or needs a graph built for it; remove it, or put sanctioned gradients inside "
-                '`allow_grad("why")`',
+                RULES_BY_CODE["GM303"].message(call=_written(call.func), where=scope.where()),
             )
 
     def _thread(self, call: ast.Call, worker: ast.expr, starter: str, ctx: _Ctx) -> None:
@@ -1040,8 +1033,7 @@ class _Analysis:
             ctx,
             node,
             "GM701",
-            f"in-place update of parameter `{name}` outside `no_grad` raises 'a leaf Variable that requires grad "
-            "is being used in an in-place operation': wrap the update in `with torch.no_grad():`",
+            RULES_BY_CODE["GM701"].message(name=name),
             ctx.scope.param_sources.get(name),
         )
 
@@ -1057,9 +1049,7 @@ class _Analysis:
             ctx,
             node,
             "GM703",
-            f"`{target}` scaled in place by a value computed from parameters outside `no_grad`: the gradient gets "
-            "an autograd history; use `torch.nn.utils.clip_grad_norm_` or compute the scale under "
-            "`torch.no_grad()`",
+            RULES_BY_CODE["GM703"].message(target=target),
             ctx.scope.param_sources.get(name),
         )
 
@@ -1207,16 +1197,13 @@ class _Analysis:
                 self.report(
                     call,
                     "GM104",
-                    f"`dropout_p={_written(value)}`: `{_written(value)}` is computed from `self.training` in "
-                    f"`__init__` (line {init.lineno}), where it is always True, so attention weights are dropped "
-                    f"in evaluation too; use `dropout_p=p if self.training else 0.0` here",
+                    RULES_BY_CODE["GM104"].message("init", value=_written(value), line=init.lineno),
                 )
             elif self._drops_in_evaluation(value, scope, 0):
                 self.report(
                     call,
                     "GM104",
-                    f"`dropout_p={_written(value)}` does not depend on `self.training`: attention weights are "
-                    f"dropped in evaluation too; use `dropout_p={_written(value)} if self.training else 0.0`",
+                    RULES_BY_CODE["GM104"].message(value=_written(value)),
                 )
         for call, short, name in scope.pending_dropouts:
             if self._constant_true(name.id, scope):
@@ -1226,17 +1213,16 @@ class _Analysis:
                 self.report(
                     call,
                     "GM101",
-                    f"`{short}` without `training=` drops activations in evaluation too (`training` defaults to "
-                    "True): pass `training=self.training`",
+                    RULES_BY_CODE["GM101"].message(call=short),
                 )
         for call, short, training in scope.init_training_dropouts:
             init = scope.cls.init_training[_dotted(training) or ""] if scope.cls else None
             self.report(
                 call,
                 "GM102",
-                f"`{short}(..., training={_written(training)})`: `{_written(training)}` is computed from "
-                f"`self.training` in `__init__` (line {getattr(init, 'lineno', '?')}), where it is always True: "
-                "activations are dropped in evaluation too; pass `training=self.training`",
+                RULES_BY_CODE["GM102"].message(
+                    "init", call=short, flag=_written(training), line=getattr(init, "lineno", "?")
+                ),
             )
         self._decide_train_calls(scope)
         self._decide_set_grad_statements(scope)
@@ -1350,8 +1336,7 @@ class _Analysis:
             self.report(
                 call,
                 "GM201",
-                f"`{key}.train()` in {scope.where()} switches training mode on during evaluation (dropout, "
-                "batch-norm statistics): remove it; Lightning restores training mode after evaluation itself",
+                RULES_BY_CODE["GM201"].message(module=key, where=scope.where()),
             )
 
     def _decide_set_grad_statements(self, scope: _Scope) -> None:
@@ -1366,9 +1351,7 @@ class _Analysis:
                     self.report(
                         call,
                         "GM401",
-                        f"`{_written(call)}` at the top level of a module that is imported, not run: it sets grad "
-                        "mode for the whole program that imports it; use `with torch.no_grad():` (or a decorator) "
-                        "around the code it is meant for",
+                        RULES_BY_CODE["GM401"].message("import", call=_written(call)),
                     )
             return  # a script's top-level switch
         definition = self._definition(scope)
@@ -1378,8 +1361,7 @@ class _Analysis:
             self.report(
                 call,
                 "GM401",
-                f"`{_written(call)}` as a statement sets grad mode past the end of `{scope.name}` (and past an "
-                f"exception): use `with {_written(call)}:` around the code it is meant for",
+                RULES_BY_CODE["GM401"].message(call=_written(call), function=scope.name),
             )
 
     def _library_module(self) -> bool:
@@ -1447,17 +1429,16 @@ class _Analysis:
                 continue
             reported.add(key)
             if passed is None:
-                message = (
-                    f"`{_written(call.func)}(...)` after `{key}.eval()` (line {last[0][0]}) runs with gradients on: "
-                    "`eval()` does not turn them off; use `with torch.no_grad():` (or `torch.inference_mode()`) "
-                    "around it, or decorate the function with `@torch.no_grad()`"
-                )
+                message = RULES_BY_CODE["GM501"].message(call=_written(call.func), module=key, line=last[0][0])
             else:
-                message = (
-                    f"`{_written(call.func)}({key}, ...)` after `{key}.eval()` (line {last[0][0]}) runs "
-                    f"`{_written(inner.func)}(...)` in `{callee}` (line {inner.lineno}) with gradients on: `eval()` "
-                    "does not turn them off; use `with torch.no_grad():` around this call, or decorate "
-                    f"`{callee}` with `@torch.no_grad()`"
+                message = RULES_BY_CODE["GM501"].message(
+                    "passed",
+                    call=_written(call.func),
+                    module=key,
+                    line=last[0][0],
+                    forward=_written(inner.func),
+                    callee=callee,
+                    forward_line=inner.lineno,
                 )
             self.report(call, "GM501", message, scope)
 
@@ -1634,9 +1615,9 @@ class _Analysis:
             self.report(
                 call,
                 "GM501",
-                f"`{_written(call.func)}(...)` runs with gradients on, and `{key}` is in evaluation: `{key}.eval()` "
-                f"in `{where}` (line {line}) does not turn them off; use `with torch.no_grad():` around it, or "
-                f"decorate `{method.name}` with `@torch.no_grad()`",
+                RULES_BY_CODE["GM501"].message(
+                    "class", call=_written(call.func), module=key, where=where, line=line, method=method.name
+                ),
                 method,
             )
 
@@ -1661,8 +1642,7 @@ class _Analysis:
         self.report(
             call,
             "GM801",
-            f"{starter} worker `{_written(worker)}` started in {where} runs with gradients on (grad mode is "
-            "thread-local): enter `with torch.no_grad():` (or `torch.inference_mode()`) inside the worker",
+            RULES_BY_CODE["GM801"].message(starter=starter, worker=_written(worker), where=where),
             scope,
         )
 

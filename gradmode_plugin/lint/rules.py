@@ -13,7 +13,8 @@ Example:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import Final
 
 
@@ -29,6 +30,10 @@ class Rule:
         fix: what to write instead.
         kind: the runtime violation kind it prevents (``gradmode_plugin.kinds``), or ``None`` where there is none.
         also_kinds: further kinds the same bug shows up as at run time.
+        words: what a file names if the rule can find anything in it (a file naming no rule's word is not
+            parsed); the run's list of file words is made of these.
+        messages: the finding's message, by variant (``"default"`` and the rule's other shapes), as
+            ``str.format`` templates of what the finding names.
     """
 
     code: str
@@ -38,6 +43,12 @@ class Rule:
     fix: str
     kind: str | None
     also_kinds: tuple[str, ...] = ()
+    words: tuple[bytes, ...] = ()
+    messages: Mapping[str, str] = dataclasses.field(default_factory=dict, hash=False, compare=False)
+
+    def message(self, variant: str = "default", **names: object) -> str:
+        """The message of a finding: the rule's template for ``variant`` filled with ``names``."""
+        return self.messages[variant].format(**names)
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -54,6 +65,15 @@ RULES: Final[tuple[Rule, ...]] = (
         "`training` defaults to True: it drops activations in evaluation whatever `model.eval()` set",
         "pass `training=self.training` (or use an `nn.Dropout` module)",
         "train_mode",
+        words=(b"dropout",),
+        messages=MappingProxyType(
+            {
+                "default": (
+                    "`{call}` without `training=` drops activations in evaluation too (`training` defaults to True): "
+                    "pass `training=self.training`"
+                ),
+            }
+        ),
     ),
     Rule(
         "GM102",
@@ -62,6 +82,19 @@ RULES: Final[tuple[Rule, ...]] = (
         "drops activations in evaluation too",
         "pass `training=self.training`",
         "train_mode",
+        words=(b"dropout",),
+        messages=MappingProxyType(
+            {
+                "default": (
+                    "`{call}(..., training=True)` drops activations in evaluation too: pass `training=self.training`"
+                ),
+                "init": (
+                    "`{call}(..., training={flag})`: `{flag}` is computed from `self.training` in `__init__` (line "
+                    "{line}), where it is always True: activations are dropped in evaluation too; pass "
+                    "`training=self.training`"
+                ),
+            }
+        ),
     ),
     Rule(
         "GM103",
@@ -70,6 +103,12 @@ RULES: Final[tuple[Rule, ...]] = (
         "drops activations in evaluation too, whatever `model.eval()` set",
         "pass `self.training` as `train`",
         "train_mode",
+        words=(b"dropout",),
+        messages=MappingProxyType(
+            {
+                "default": ("`{call}(..., True)` drops activations in evaluation too: pass `self.training` as `train`"),
+            }
+        ),
     ),
     Rule(
         "GM104",
@@ -78,6 +117,20 @@ RULES: Final[tuple[Rule, ...]] = (
         "attention weights are dropped in evaluation: `dropout_p` knows nothing of the module's mode",
         "`dropout_p=self.dropout_p if self.training else 0.0`",
         "train_mode",
+        words=(b"scaled_dot_product",),
+        messages=MappingProxyType(
+            {
+                "default": (
+                    "`dropout_p={value}` does not depend on `self.training`: attention weights are dropped in "
+                    "evaluation too; use `dropout_p={value} if self.training else 0.0`"
+                ),
+                "init": (
+                    "`dropout_p={value}`: `{value}` is computed from `self.training` in `__init__` (line {line}), "
+                    "where it is always True, so attention weights are dropped in evaluation too; use `dropout_p=p if"
+                    " self.training else 0.0` here"
+                ),
+            }
+        ),
     ),
     Rule(
         "GM201",
@@ -88,6 +141,15 @@ RULES: Final[tuple[Rule, ...]] = (
         "evaluation goes in the guard's `allow_train`",
         "train_mode",
         ("running_stats_updated",),
+        words=(b".train",),
+        messages=MappingProxyType(
+            {
+                "default": (
+                    "`{module}.train()` in {where} switches training mode on during evaluation (dropout, batch-norm "
+                    "statistics): remove it; Lightning restores training mode after evaluation itself"
+                ),
+            }
+        ),
     ),
     Rule(
         "GM301",
@@ -96,6 +158,15 @@ RULES: Final[tuple[Rule, ...]] = (
         "autograd records every operation in evaluation: graphs kept alive, memory and time spent",
         'remove it, or wrap the gradients you need in `allow_grad("reason")`',
         "graph_built",
+        words=(b"enable_grad", b"set_grad_enabled"),
+        messages=MappingProxyType(
+            {
+                "default": (
+                    "`{context}` in {where} builds autograd graphs during evaluation: remove it, or wrap the "
+                    'gradients you need in `allow_grad("why")`'
+                ),
+            }
+        ),
     ),
     Rule(
         "GM302",
@@ -105,6 +176,15 @@ RULES: Final[tuple[Rule, ...]] = (
         'remove the decorator; wrap the gradients you need in `allow_grad("reason")`',
         "grad_enabled",
         ("graph_built",),
+        words=(b"enable_grad", b"set_grad_enabled"),
+        messages=MappingProxyType(
+            {
+                "default": (
+                    "`@{decorator}` on {where} turns gradients on for {what} without them: remove it, and wrap the "
+                    'gradients you need in `allow_grad("why")`'
+                ),
+            }
+        ),
     ),
     Rule(
         "GM303",
@@ -113,6 +193,15 @@ RULES: Final[tuple[Rule, ...]] = (
         "fails without a graph, or needs one built in evaluation; gradients accumulate into the parameters",
         'remove it; sanctioned gradients (saliency, attacks) go inside `allow_grad("reason")`',
         "graph_built",
+        words=(b"backward",),
+        messages=MappingProxyType(
+            {
+                "default": (
+                    "`{call}(...)` in {where}: evaluation runs without gradients, so this fails or needs a graph "
+                    'built for it; remove it, or put sanctioned gradients inside `allow_grad("why")`'
+                ),
+            }
+        ),
     ),
     Rule(
         "GM401",
@@ -121,6 +210,20 @@ RULES: Final[tuple[Rule, ...]] = (
         "sets grad mode for the thread until something resets it: it leaks out of the function (and past an exception)",
         "`with torch.set_grad_enabled(...):` around the code it is meant for",
         "grad_enabled",
+        words=(b"set_grad_enabled",),
+        messages=MappingProxyType(
+            {
+                "default": (
+                    "`{call}` as a statement sets grad mode past the end of `{function}` (and past an exception): use"
+                    " `with {call}:` around the code it is meant for"
+                ),
+                "import": (
+                    "`{call}` at the top level of a module that is imported, not run: it sets grad mode for the whole"
+                    " program that imports it; use `with torch.no_grad():` (or a decorator) around the code it is "
+                    "meant for"
+                ),
+            }
+        ),
     ),
     Rule(
         "GM501",
@@ -129,6 +232,26 @@ RULES: Final[tuple[Rule, ...]] = (
         "`eval()` changes how layers behave, not grad mode: autograd records every forward of the evaluation",
         "`with torch.no_grad():` (or `torch.inference_mode()`) around the loop, or decorate the function",
         "graph_built",
+        words=(b".eval",),
+        messages=MappingProxyType(
+            {
+                "default": (
+                    "`{call}(...)` after `{module}.eval()` (line {line}) runs with gradients on: `eval()` does not "
+                    "turn them off; use `with torch.no_grad():` (or `torch.inference_mode()`) around it, or decorate "
+                    "the function with `@torch.no_grad()`"
+                ),
+                "passed": (
+                    "`{call}({module}, ...)` after `{module}.eval()` (line {line}) runs `{forward}(...)` in "
+                    "`{callee}` (line {forward_line}) with gradients on: `eval()` does not turn them off; use `with "
+                    "torch.no_grad():` around this call, or decorate `{callee}` with `@torch.no_grad()`"
+                ),
+                "class": (
+                    "`{call}(...)` runs with gradients on, and `{module}` is in evaluation: `{module}.eval()` in "
+                    "`{where}` (line {line}) does not turn them off; use `with torch.no_grad():` around it, or "
+                    "decorate `{method}` with `@torch.no_grad()`"
+                ),
+            }
+        ),
     ),
     Rule(
         "GM601",
@@ -137,6 +260,15 @@ RULES: Final[tuple[Rule, ...]] = (
         "`volatile` has done nothing since PyTorch 0.4: the graph is built",
         "`with torch.no_grad():` around the computation",
         None,
+        words=(b"volatile",),
+        messages=MappingProxyType(
+            {
+                "default": (
+                    "`Variable(..., volatile=True)` has done nothing since PyTorch 0.4 (the graph is built): use "
+                    "`with torch.no_grad():` instead"
+                ),
+            }
+        ),
     ),
     Rule(
         "GM701",
@@ -145,6 +277,15 @@ RULES: Final[tuple[Rule, ...]] = (
         "raises 'a leaf Variable that requires grad is being used in an in-place operation'",
         "`with torch.no_grad():` around the update (or `@torch.no_grad()` on the function)",
         None,
+        words=(b"parameters(", b"params", b"backward"),
+        messages=MappingProxyType(
+            {
+                "default": (
+                    "in-place update of parameter `{name}` outside `no_grad` raises 'a leaf Variable that requires "
+                    "grad is being used in an in-place operation': wrap the update in `with torch.no_grad():`"
+                ),
+            }
+        ),
     ),
     Rule(
         "GM702",
@@ -153,6 +294,15 @@ RULES: Final[tuple[Rule, ...]] = (
         "rebinds the loop variable: the parameter is not updated, silently",
         "update in place under `torch.no_grad()`: `p -= lr * p.grad`",
         None,
+        words=(b"parameters(", b"params"),
+        messages=MappingProxyType(
+            {
+                "default": (
+                    "`{name} = ...` rebinds the loop variable over parameters: the parameter is not updated; update "
+                    "it in place under `torch.no_grad()` (`{name} -= lr * {name}.grad`)"
+                ),
+            }
+        ),
     ),
     Rule(
         "GM703",
@@ -162,6 +312,16 @@ RULES: Final[tuple[Rule, ...]] = (
         "norm was meant)",
         "`torch.nn.utils.clip_grad_norm_` / `clip_grad_value_`, or compute the scale under `torch.no_grad()`",
         None,
+        words=(b"parameters(", b"params"),
+        messages=MappingProxyType(
+            {
+                "default": (
+                    "`{target}` scaled in place by a value computed from parameters outside `no_grad`: the gradient "
+                    "gets an autograd history; use `torch.nn.utils.clip_grad_norm_` or compute the scale under "
+                    "`torch.no_grad()`"
+                ),
+            }
+        ),
     ),
     Rule(
         "GM801",
@@ -170,6 +330,15 @@ RULES: Final[tuple[Rule, ...]] = (
         "grad mode is thread-local: a new thread runs with gradients on, whatever its caller's `no_grad`",
         "enter `with torch.no_grad():` (or `torch.inference_mode()`) inside the worker",
         "graph_built",
+        words=(b"Thread",),
+        messages=MappingProxyType(
+            {
+                "default": (
+                    "{starter} worker `{worker}` started in {where} runs with gradients on (grad mode is "
+                    "thread-local): enter `with torch.no_grad():` (or `torch.inference_mode()`) inside the worker"
+                ),
+            }
+        ),
     ),
     Rule(
         "GM999",
@@ -178,6 +347,12 @@ RULES: Final[tuple[Rule, ...]] = (
         "nothing in the file was checked: a hook or CI run that only counted findings would pass code it never read",
         "fix the syntax (or declare the encoding); exclude the file if it is not Python meant to run",
         None,
+        words=(),
+        messages=MappingProxyType(
+            {
+                "default": ("{reason}: nothing in this file was checked; fix it, or exclude it"),
+            }
+        ),
     ),
 )
 

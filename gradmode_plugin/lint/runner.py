@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from gradmode_plugin.lint.analysis import Finding, check_source
 from gradmode_plugin.lint.noqa import suppressed
-from gradmode_plugin.lint.rules import UNPARSABLE
+from gradmode_plugin.lint.rules import RULES_BY_CODE, UNPARSABLE
 from gradmode_plugin.lint.triggers import may_find
 
 
@@ -44,13 +44,7 @@ def lint_files(
 
 
 def _unparsable(path: str, line: int, col: int, reason: str) -> Finding:
-    return Finding(
-        path,
-        max(line, 1),
-        max(col, 1),
-        UNPARSABLE,
-        f"{reason}: nothing in this file was checked; fix it, or exclude it",
-    )
+    return Finding(path, max(line, 1), max(col, 1), UNPARSABLE, RULES_BY_CODE[UNPARSABLE].message(reason=reason))
 
 
 def _lint_files(

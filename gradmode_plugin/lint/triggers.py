@@ -15,20 +15,11 @@ import bisect
 from collections.abc import Iterable
 from typing import Final
 
+from gradmode_plugin.lint.rules import RULES
+
 #: A file naming none of these has no finding: whatever a rule calls is named in the file, if only in an import.
-FILE_WORDS: Final[tuple[bytes, ...]] = (
-    b"dropout",
-    b"scaled_dot_product",
-    b".train",
-    b".eval",
-    b"enable_grad",
-    b"set_grad_enabled",
-    b"backward",
-    b"volatile",
-    b"parameters(",
-    b"params",
-    b"Thread",
-)
+#: Each rule states its own words (``Rule.words``); a rule without is one that needs no parse (``GM999``).
+FILE_WORDS: Final[tuple[bytes, ...]] = tuple(sorted({word for rule in RULES for word in rule.words}))
 #: Names that, imported under another name, make that name a trigger too.
 ALIASED_WORDS: Final[tuple[bytes, ...]] = (
     b"dropout",

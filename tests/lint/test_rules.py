@@ -53,3 +53,23 @@ def test_docs_table_lists_every_rule_with_its_kinds() -> None:
     for code, rest in rows:
         kinds = ", ".join(f"`{kind}`" for kind in RULES_BY_CODE[code].kinds) or "-"
         assert rest.rstrip().endswith(f"| {kinds} |"), f"{code}: runtime kind column"
+
+
+def test_each_rule_states_its_words_and_messages_in_its_record() -> None:
+    """A rule's trigger words and messages live in its ``Rule`` record only: the run's file words are made of them,
+    and the analysis writes no message of its own."""
+    import string
+
+    from gradmode_plugin.lint.triggers import FILE_WORDS
+
+    for rule in RULES:
+        assert "default" in rule.messages, f"{rule.code} has no default message"
+        for template in rule.messages.values():
+            fields = [name for _, name, _, _ in string.Formatter().parse(template) if name]
+            if not fields:
+                assert rule.message() == template
+            assert all(name.isidentifier() for name in fields), template
+        assert rule.words or rule.code == "GM999", f"{rule.code} names no word: it would never run"
+    assert set(FILE_WORDS) == {word for rule in RULES for word in rule.words}
+    analysis = (REPO / "gradmode_plugin" / "lint" / "analysis.py").read_text()
+    assert not re.search(r'"GM\d{3}",\s*\n\s*f?"', analysis), "a message written in the analysis, not in its rule"
