@@ -277,12 +277,14 @@ def guarded_run(model: Any, inputs: Callable[[int], Any], grad_mode: str, plain:
     return result
 
 
-def lightning_run(model: Any, inputs: Callable[[int], Any], plain: list[Any]) -> dict[str, Any]:
-    """``Trainer.validate`` with ``GradModeGuard(on_violation="record")`` over two batches."""
+def _validate(
+    model: Any, inputs: Callable[[int], Any], guard: Any
+) -> tuple[Any, dict[str, bool], list[Any], Exception | None]:
+    """``Trainer.validate`` over two batches of a LightningModule wrapping ``model`` (in training mode on entry),
+    with ``guard`` as its callback when given: the module, its flags on entry, the step outputs and the exception,
+    if any."""
     import pytorch_lightning as pl
     import torch
-
-    from gradmode_plugin import GradModeGuard
 
     outputs: list[Any] = []  # outside the module: a tensor kept on the model is a finding of its own
 
@@ -298,10 +300,9 @@ def lightning_run(model: Any, inputs: Callable[[int], Any], plain: list[Any]) ->
 
     wrapped = Wrapped()
     wrapped.train()
-    before, grad_before = named_flags(wrapped), grad_state()
-    guard = GradModeGuard(on_violation="record")
+    entry = named_flags(wrapped)
     trainer = pl.Trainer(
-        callbacks=[guard],
+        callbacks=[guard] if guard is not None else [],
         logger=False,
         enable_checkpointing=False,
         enable_progress_bar=False,
@@ -310,12 +311,27 @@ def lightning_run(model: Any, inputs: Callable[[int], Any], plain: list[Any]) ->
         devices=1,
         default_root_dir="/tmp",
     )
-    result: dict[str, Any] = {}
     try:
-        trainer.validate(wrapped, dataloaders=torch.utils.data.DataLoader(range(BATCHES), batch_size=1))
+        trainer.validate(wrapped, dataloaders=torch.utils.data.DataLoader(range(BATCHES), batch_size=1), verbose=False)
     except Exception as err:
-        result["error"] = describe(err)
-        result["error_at"] = where(err)
+        return wrapped, entry, outputs, err
+    return wrapped, entry, outputs, None
+
+
+def lightning_run(model: Any, unguarded: Any, inputs: Callable[[int], Any], plain: list[Any]) -> dict[str, Any]:
+    """``Trainer.validate`` with ``GradModeGuard(on_violation="record")`` over two batches of ``model``, and without
+    it over ``unguarded`` (a copy): restored means every module flag as Lightning leaves it without the guard
+    (Lightning restores by name, see :func:`expected_flags`), and grad mode as on entry."""
+    from gradmode_plugin import GradModeGuard
+
+    grad_before = grad_state()
+    guard = GradModeGuard(on_violation="record")
+    wrapped, _, outputs, error = _validate(model, inputs, guard)
+    grad_after = grad_state()
+    result: dict[str, Any] = {}
+    if error is not None:
+        result["error"] = describe(error)
+        result["error_at"] = where(error)
     result["violations"] = [
         {"kind": v.kind, "module": v.module, "batch": v.batch_idx, "detail": v.detail[:300]}
         for v in guard.report.violations
@@ -324,11 +340,17 @@ def lightning_run(model: Any, inputs: Callable[[int], Any], plain: list[Any]) ->
     result["clean"] = not result["violations"] and "error" not in result and result["batches"] == BATCHES
     result.update(compare(outputs, plain) if len(outputs) == BATCHES else {"identical": False, "why": "no output"})
     after = named_flags(wrapped)
-    expected = expected_flags(before, after)
-    result["flags_restored"] = expected == after
+    without, entry, _, plain_error = _validate(unguarded, inputs, None)
+    expected = named_flags(without)
+    result["flags_restored"] = expected == after and plain_error is None
     if expected != after:
-        result["flags_changed"] = flag_changes(expected, after)
-    result["grad_mode_restored"] = grad_before == grad_state()
+        result["flags_changed"] = flag_changes(expected, after) if expected.keys() == after.keys() else ["names differ"]
+    # What Lightning itself leaves, guard or not: its restore sets each captured name's flag, and a module created
+    # during the stage keeps whatever mode it was made in (BigBird's new attention's dropout stays in eval).
+    lightning_leaves = flag_changes(expected_flags(entry, expected), expected)
+    if lightning_leaves:
+        result["lightning_leaves_without_the_guard"] = lightning_leaves
+    result["grad_mode_restored"] = grad_before == grad_after
     result["restored"] = result["flags_restored"] and result["grad_mode_restored"]
     return result
 
@@ -363,7 +385,7 @@ def check_model(
 
     record = {} if record is None else record
     start = time.monotonic()
-    runs = len(GRAD_MODES) * 2 + (1 if lightning else 0)
+    runs = len(GRAD_MODES) * 2 + (2 if lightning else 0)
     try:
         copies = fresh_copies(build, runs)
     except Exception as err:
@@ -387,7 +409,7 @@ def check_model(
             result["plain_reproducible"] = compare(again, plain[mode])["identical"]
         record["runs"][mode] = result
     if lightning:
-        record["lightning"] = lightning_run(copies.pop(), inputs, plain["inference"])
+        record["lightning"] = lightning_run(copies.pop(), copies.pop(), inputs, plain["inference"])
     results = list(record["runs"].values()) + ([record["lightning"]] if lightning else [])
     record["clean"] = all(r["clean"] for r in results)
     record["identical"] = all(r["identical"] for r in results)
@@ -1079,6 +1101,12 @@ def report(document: dict[str, Any]) -> int:
                 + (f"  [known: {known}]" if known else "")
             )
             print("\n".join(exception_lines(record)))
+    leaves = [r for r in models.values() if r.get("lightning", {}).get("lightning_leaves_without_the_guard")]
+    if leaves:
+        print("\nLightning itself, without the guard, leaves modules made during the stage in eval:")
+        for record in leaves:
+            left = record["lightning"]["lightning_leaves_without_the_guard"]
+            print(f"  {record['registry']} {record['name']}: {', '.join(left)}")
     print("\nCounted apart (not built, not run without the guard, timed out or crashed):")
     apart: dict[str, list[str]] = defaultdict(list)
     for record in models.values():
