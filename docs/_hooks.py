@@ -56,8 +56,8 @@ def lint_rules_table() -> str:
 
     rules = getattr(registry, "RULES", ())
 
-    def present(field: str) -> bool:
-        return any(getattr(rule, field, None) for rule in rules)
+    def present(field: str) -> bool:  # a text field (not a method such as ``Rule.message()``) some rule fills
+        return any(isinstance(getattr(rule, field, None), str) and getattr(rule, field) for rule in rules)
 
     what = next((field for field in ("what", "message", "summary") if present(field)), None)
     named = ((what, "what"), ("why", "why"), ("fix", "fix"))
@@ -69,7 +69,8 @@ def lint_rules_table() -> str:
         if kinds is None:
             kind = getattr(rule, "kind", None)
             kinds = (kind,) if kind else ()
-        cells = [f"`{rule.code}`", *(_cell(getattr(rule, field, None)) for field, _ in columns), _codes(kinds)]
+        texts = (getattr(rule, field, None) for field, _ in columns)
+        cells = [f"`{rule.code}`", *(_cell(text if isinstance(text, str) else None) for text in texts), _codes(kinds)]
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)
 
