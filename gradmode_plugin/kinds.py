@@ -2,7 +2,7 @@
 a risk) once, as class attributes.
 
 Adding a kind is adding a :class:`~gradmode_plugin.checks.base.Check` subclass in ``gradmode_plugin/checks/`` and
-its class to :data:`CHECKS` here (see the README, "Adding a kind"). The rules of ``gradmode-lint`` that find a
+its class to :data:`CHECKS` here (see docs/contributing.md, "Adding a kind"). The rules of ``gradmode-lint`` that find a
 kind's bug before the run name the kind in their own registry (:mod:`gradmode_plugin.lint.rules`); :attr:`Kind.rules`
 reads them from there, and every finding's hint names them.
 """
@@ -62,9 +62,6 @@ class Kind:
         return f" (before the run: gradmode-lint {', '.join(self.rules)})" if self.rules else ""
 
 
-#: Every check, in the order of reports and of the per-rank count table. The order matters: of two findings in one
-#: batch the earlier kind is raised first (a cause, a module switched to training, before its effect, statistics
-#: updated by its forward pass, which may be found first), and the checks run in this order at each point of a stage.
 CHECKS: Final[tuple[type[Check], ...]] = (
     GraphBuilt,
     TrainMode,
@@ -74,9 +71,12 @@ CHECKS: Final[tuple[type[Check], ...]] = (
     ParamsChanged,
     InferenceTensorStored,
 )
+"""Every check, in the order of reports and of the per-rank count table. The order matters: of two findings in one
+batch the earlier kind is raised first (a cause, a module switched to training, before its effect, statistics
+updated by its forward pass, which may be found first), and the checks run in this order at each point of a stage."""
 
-#: Every kind, one per check, stated by its check class (``kind``, ``summary``, ``hint``, ``risk``).
 REGISTRY: Final[tuple[Kind, ...]] = tuple(Kind.of(check) for check in CHECKS)
+"""Every kind, one per check, stated by its check class (``kind``, ``summary``, ``hint``, ``risk``)."""
 
 KINDS_BY_NAME: Final[dict[str, Kind]] = {kind.name: kind for kind in REGISTRY}
 #: The names of every violation kind (what reports count; the risks are noted apart).

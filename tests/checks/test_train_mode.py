@@ -221,7 +221,7 @@ def test_dropout_reached_by_another_path_is_caught(path: str, grad_mode: str) ->
 
 @pytest.mark.parametrize("path", AUDIT_ONLY)
 def test_paths_only_the_audit_sees_go_unseen_after_the_first_batch(path: str) -> None:
-    # The blind spot the README states: such a path taken only from the second batch on is not seen.
+    # The blind spot docs/kinds.md states: such a path taken only from the second batch on is not seen.
     scope, _ = attend_loop(OTHER_PATHS[path], "inference", from_batch=1)
     assert scope.report.total == 0
 

@@ -147,7 +147,7 @@ def test_training_calls_inside_a_compiled_region_are_caught_at_every_batch(bug: 
 
 
 def test_a_path_only_the_audit_sees_is_not_seen_inside_a_compiled_region() -> None:
-    # The blind spot the README states: the audit leaves torch.compile alone, and what it fuses is not seen.
+    # The blind spot docs/kinds.md states: the audit leaves torch.compile alone, and what it fuses is not seen.
     model = Buggy(lambda m, h: torch.ops.aten.dropout(h, 0.5, True))
     compiled = torch.compile(model)
     with evaluating(compiled, grad_mode="inference", on_violation="record") as scope, scope.batch(0):

@@ -1,4 +1,5 @@
-"""Smoke tests of the benchmark scripts: each runs with ``--quick`` and writes the JSON the README is built from.
+"""Smoke tests of the benchmark scripts: each runs with ``--quick`` and writes the JSON the performance page
+(docs/performance.md) is built from.
 
 Timings are not asserted: only that the scripts run end to end and report every figure.
 """
