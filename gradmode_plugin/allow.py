@@ -24,6 +24,10 @@ def allow_grad(reason: str) -> Iterator[None]:
     which autograd cannot save for backward: clone them inside the block first
     (``x = batch.clone().requires_grad_()``). Under ``no_grad`` no clone is needed.
 
+    Args:
+        reason: why gradients are recorded here (a non-empty string, e.g. ``"saliency"``): the report counts the
+            block's work under it.
+
     Example:
         >>> import torch
         >>> with torch.no_grad(), allow_grad("saliency"):

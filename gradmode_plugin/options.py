@@ -56,6 +56,12 @@ def validate_flag(name: str, value: object) -> bool:
 class GuardOptions:
     """What every adapter of the guard is configured with; invalid values raise ``ValueError`` naming the option.
 
+    Attributes:
+        grad_mode: ``"auto"``, ``"inference"`` or ``"no_grad"`` (:data:`GRAD_MODES`).
+        on_violation: ``"raise"``, ``"warn"`` or ``"record"`` (:data:`ON_VIOLATION`).
+        allow_train: glob patterns over ``model.named_modules()`` names allowed to train (one string or several).
+        check_params: also assert that evaluation wrote or replaced no parameter or buffer.
+
     Example:
         >>> GuardOptions(allow_train="head.mc_dropout").allow_train
         ('head.mc_dropout',)

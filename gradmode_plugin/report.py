@@ -172,6 +172,12 @@ def _batches(found: list[int | None]) -> str:
 class Report:
     """Violations and per-stage summaries collected by a guard.
 
+    Attributes:
+        violations: the violations found, in order (the first :data:`MAX_STORED_VIOLATIONS` with every detail).
+        risks: the risks noted apart (never violations, not in :attr:`total`).
+        stages: ``{stage: StageSummary}``: runs, batches, grad context and why, counts per kind.
+        dropped: how many violations were counted but not stored past the limit.
+
     Example:
         >>> report = Report()
         >>> report.total
