@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from typing import Final, NamedTuple
 
 from gradmode_plugin.lint import names
-from gradmode_plugin.lint.calls import CallIndex, Def
+from gradmode_plugin.lint.calls import CallIndex, Def, returns_eval
 from gradmode_plugin.lint.names import ImportTable
 from gradmode_plugin.lint.parsing import parse_relevant
 from gradmode_plugin.lint.rules import RULES_BY_CODE, TEST_QUIET_CODES
@@ -429,6 +429,7 @@ class _Analysis:
         self.quiet_tests = not tests
         self.test_file = is_test_path(path)
         self._index: CallIndex | None = None
+        self._eval_returners: frozenset[str] | None = None
         self.eval_functions = eval_functions
         self.imports = ImportTable()
         self.imports.bound_in(tree)
@@ -466,6 +467,19 @@ class _Analysis:
             tree = self.tree if self.whole else ast.parse(self.source, filename=self.path)
             self._index = CallIndex(tree, self._grad_of)
         return self._index
+
+    def eval_returners(self) -> frozenset[str]:
+        """The module's functions that put a module in ``eval()`` and return it (``load_model()``): only those
+        whose lines name ``.eval`` are looked into."""
+        if self._eval_returners is None:
+            self._eval_returners = frozenset(
+                node.name
+                for node in self.tree.body
+                if isinstance(node, _FUNCTIONS)
+                and self.lines.eval_in_lines(node.lineno, node.end_lineno or node.lineno)
+                and returns_eval(node)
+            )
+        return self._eval_returners
 
     def _definition(self, scope: _Scope) -> Def | None:
         node = scope.node
@@ -833,7 +847,7 @@ class _Analysis:
                     mode is None
                     and self.all_full
                     and isinstance(value.func, ast.Name)
-                    and any(d.returns_eval for d in self.index().by_name.get(value.func.id, ()))
+                    and value.func.id in self.eval_returners()
                 ):
                     base, mode = None, "eval"  # `model = load_model()`, which returns it in `eval()`
                 if mode is not None:  # `model = build().to(device).eval()`: the name holds a module in that mode
@@ -1229,13 +1243,10 @@ class _Analysis:
         self._decide_eval_loop(scope)
         self._decide_deferred(scope)
         for call, worker, starter, grad in scope.threads:
-            if (
-                scope.eval_name is not None
-                or grad == _OFF
-                or scope.grad_off_statement
-                or (grad == _FREE and self.effective_grad(scope) == _OFF)
-            ):
-                self._decide_thread(call, worker, starter, scope)
+            if scope.eval_name is not None or grad == _OFF or scope.grad_off_statement:
+                self._decide_thread(call, worker, starter, scope, False)
+            elif grad == _FREE:  # started where the callers' grad mode holds: known once the worker is judged
+                self._decide_thread(call, worker, starter, scope, True)
 
     def _init_training_attribute(self, value: ast.expr, scope: _Scope) -> ast.AST | None:
         """The ``__init__`` assignment of ``self.x`` from ``self.training`` that a ``dropout_p=self.x`` reads."""
@@ -1491,12 +1502,22 @@ class _Analysis:
         its parameter's forward without ``no_grad``: (the module passed, the function, the forward there)."""
         if not isinstance(call.func, ast.Name) or not self.all_full:
             return None
-        candidates = [d for d in self.index().by_name.get(call.func.id, ()) if d.cls is None and d.parent is None]
+        evaluated = [
+            key
+            for arg in call.args
+            if (key := _dotted(arg)) is not None
+            and (last := _last_mode(modes, key, position)) is not None
+            and last[1] == "eval"
+        ]
+        if not evaluated:
+            return None  # nothing in evaluation is handed over: no need to look the function up
+        candidates = [node for node in self.tree.body if isinstance(node, _FUNCTIONS) and node.name == call.func.id]
         if len(candidates) != 1:
             return None
-        definition = candidates[0]
-        node = definition.node
-        if definition.decorator_grad != _FREE or is_lightning_evaluation(node.name):
+        node = candidates[0]
+        if any(self._grad_of(d, as_decorator=True) != _FREE for d in node.decorator_list) or is_lightning_evaluation(
+            node.name
+        ):
             return None
         positional = [arg.arg for arg in [*node.args.posonlyargs, *node.args.args]]
         for index, arg in enumerate(call.args):
@@ -1621,7 +1642,9 @@ class _Analysis:
                 method,
             )
 
-    def _decide_thread(self, call: ast.Call, worker: ast.expr, starter: str, scope: _Scope) -> None:
+    def _decide_thread(
+        self, call: ast.Call, worker: ast.expr, starter: str, scope: _Scope, if_callers_off: bool
+    ) -> None:
         target = worker
         if isinstance(target, ast.Call) and self.imports.qualname(target.func) == names.PARTIAL and target.args:
             target = target.args[0]
@@ -1638,6 +1661,8 @@ class _Analysis:
                 return  # a worker we cannot see is given the benefit of the doubt
             if not self._may_run_torch(function):
                 return  # only library calls on plain data (numpy, a codec): grad mode changes nothing there
+        if if_callers_off and self.effective_grad(scope) != _OFF:
+            return
         where = scope.where() if scope.eval_name is not None else f"`{scope.name}` (under `no_grad`)"
         self.report(
             call,

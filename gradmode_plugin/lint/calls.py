@@ -30,7 +30,7 @@ class Def:
     """A function or method of the module: where it is, what its decorators and the ``with`` blocks around its
     ``def`` set, and the function it is nested in."""
 
-    __slots__ = ("cls", "decorator_grad", "def_grad", "node", "parent", "returns_eval")
+    __slots__ = ("cls", "decorator_grad", "def_grad", "node", "parent")
 
     def __init__(
         self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: str | None, parent: Def | None, decorator_grad: int,
@@ -41,8 +41,6 @@ class Def:
         self.parent = parent
         self.decorator_grad = decorator_grad
         self.def_grad = def_grad
-        #: it puts a module in ``eval()`` and returns it (``load_model()``)
-        self.returns_eval = False
 
     @property
     def name(self) -> str:
@@ -83,7 +81,6 @@ class CallIndex:
             definition = Def(node, cls, cur, decorator, grad)
             self.defs[(node.lineno, node.name)] = definition
             self.by_name.setdefault(node.name, []).append(definition)
-            definition.returns_eval = _returns_eval(node)
             for arg in node.args.defaults + node.args.kw_defaults:
                 if arg is not None:
                     self._visit(arg, cur, None, self_cls, grad)
@@ -193,7 +190,7 @@ def _is_main_guard(test: ast.expr) -> bool:
     )
 
 
-def _returns_eval(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+def returns_eval(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """``m.eval()`` (or ``m = ....eval()``) then ``return m``, or ``return m.eval()``."""
     evaluated: set[str] = set()
     for sub in ast.walk(node):
