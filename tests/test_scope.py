@@ -330,12 +330,10 @@ def test_a_second_check_on_the_same_probes_and_hooks_replaces_no_subscriber(monk
     worker = threading.Thread(target=ready.wait)  # another thread alive: module calls are watched too
     worker.start()
     try:
-        with evaluating(model, grad_mode="no_grad", on_violation="record") as scope:
-            torch.set_grad_enabled(True)  # noqa: GM401 (the planted bug: every probe and boundary hears it)
-            with scope.batch(0):
-                out = model(BATCHES[0])
-                scope.check_output(out, "the step's output")
-            torch.set_grad_enabled(False)
+        # The planted bug: grad mode on around the batch, which every probe and boundary hears.
+        with evaluating(model, grad_mode="no_grad", on_violation="record") as scope, torch.enable_grad(), scope.batch(0):
+            out = model(BATCHES[0])
+            scope.check_output(out, "the step's output")
     finally:
         ready.set()
         worker.join()

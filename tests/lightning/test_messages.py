@@ -47,7 +47,7 @@ class Saliency(ToyModule):
 
     def validation_step(self, batch: Any, batch_idx: int) -> None:
         x, y = batch
-        with torch.enable_grad():
+        with torch.enable_grad():  # noqa: GM301 (the bug this test plants)
             x = x.requires_grad_()
             loss = nn.functional.cross_entropy(self(x), y)
             (grad,) = torch.autograd.grad(loss, x)  # PyTorch: element 0 of tensors does not require grad
@@ -93,7 +93,7 @@ def test_functional_dropout_says_the_call_as_written_and_its_own_fix() -> None:
 class EnablesGrad(ToyModule):
     def validation_step(self, batch: Any, batch_idx: int) -> None:
         x, y = batch
-        with torch.enable_grad():  # "for the gradient-norm metric"
+        with torch.enable_grad():  # "for the gradient-norm metric"  # noqa: GM301
             logits = self(x)
         self.log("val_loss", nn.functional.cross_entropy(logits, y))
 
@@ -103,9 +103,8 @@ def test_a_graph_finding_names_the_with_block_that_enabled_grad(make_trainer: An
         make_trainer(callbacks=[GradModeGuard(grad_mode="no_grad")]).validate(EnablesGrad(), make_loader())
     v = info.value.violation
     assert v.kind == "graph_built"
-    assert f'grad mode was turned on by with torch.enable_grad():  # "for the gradient-norm metric" ({THIS_FILE}:' in (
-        v.detail
-    )
+    block = 'with torch.enable_grad():  # "for the gradient-norm metric"  # noqa: GM301'
+    assert f"grad mode was turned on by {block} ({THIS_FILE}:" in v.detail
     assert "in validation_step)" in v.detail and "logits = self(x)" in (v.where or "")
     assert v.hint.startswith("remove that with block from evaluation code") and "worker thread" not in v.hint
 
