@@ -331,7 +331,8 @@ def test_a_second_check_on_the_same_probes_and_hooks_replaces_no_subscriber(monk
     worker.start()
     try:
         # The planted bug: grad mode on around the batch, which every probe and boundary hears.
-        with evaluating(model, grad_mode="no_grad", on_violation="record") as scope, torch.enable_grad(), scope.batch(0):
+        scope = evaluating(model, grad_mode="no_grad", on_violation="record")
+        with scope, torch.enable_grad(), scope.batch(0):
             out = model(BATCHES[0])
             scope.check_output(out, "the step's output")
     finally:
