@@ -20,6 +20,11 @@ from gradmode_plugin.lint.rules import RULES
 #: A file naming none of these has no finding: whatever a rule calls is named in the file, if only in an import.
 #: Each rule states its own words (``Rule.words``); a rule without is one that needs no parse (``GM999``).
 FILE_WORDS: Final[tuple[bytes, ...]] = tuple(sorted({word for rule in RULES for word in rule.words}))
+#: The rules' words a trigger is checked around (below: a call of dropout or ``backward``, a quoted ``"params"``, a
+#: whole ``.train``/``.eval``); every other word a rule states triggers wherever it occurs, so a new rule's words
+#: trigger the definitions that name them with nothing to add here.
+_CHECKED_WORDS: Final = frozenset({b"dropout", b"backward", b"params", b".train", b".eval"})
+PLAIN_WORDS: Final[tuple[bytes, ...]] = tuple(word for word in FILE_WORDS if word not in _CHECKED_WORDS)
 #: Names that, imported under another name, make that name a trigger too.
 ALIASED_WORDS: Final[tuple[bytes, ...]] = (
     b"dropout",
@@ -89,16 +94,8 @@ def trigger_offsets(source: bytes, aliases: Iterable[str] = ()) -> list[int]:
     for at in _offsets(source, b"dropout"):
         if _dropout_call(source, at):
             found.append(at)
-    for word in (
-        b"scaled_dot_product_attention",
-        b"enable_grad",
-        b"set_grad_enabled",
-        b"volatile",
-        b"Thread",
-        b"manual_backward",
-    ):
+    for word in (*PLAIN_WORDS, b"manual_backward"):
         found.extend(_offsets(source, word))
-    found.extend(_offsets(source, b"parameters("))
     for word in (b".train", b".eval", b".grad"):  # `.grad`: a hand-written SGD step (`w -= lr * w.grad`)
         found.extend(at for at in _offsets(source, word) if not _word_char(_after(source, at + len(word))))
     for at in _offsets(source, b"backward"):
