@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import sys
+import textwrap
 from pathlib import Path
 
 from tests.helpers.process import REPO, run_process
@@ -56,3 +57,12 @@ def expected_findings(root: Path) -> set[Located]:
                 for code in re.split(r"\s*,\s*", match.group(1)):
                     expected.add((path.relative_to(root).as_posix(), number, code))
     return expected
+
+
+def linted_tree(root: Path, files: dict[str, str]) -> tuple[Path, LintRun]:
+    """``files`` (``{relative path: source}``, dedented) written under ``root``, and the linter run over them."""
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip())
+    return root, run_lint(root, ".")

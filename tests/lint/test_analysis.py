@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.lint import LintRun, expected_findings, run_lint
+from tests.helpers.lint import LintRun, expected_findings, linted_tree
 
 # One file per case; every marked line must be found with that code, and nothing else in the file.
 BUGS: dict[str, str] = {
@@ -599,23 +598,14 @@ CORRECT: dict[str, str] = {
 }
 
 
-def _write(root: Path, files: dict[str, str]) -> Path:
-    root.mkdir()
-    for name, text in files.items():
-        (root / name).write_text(textwrap.dedent(text).lstrip())
-    return root
-
-
 @pytest.fixture(scope="module")
 def bugs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, LintRun]:
-    root = _write(tmp_path_factory.mktemp("lint") / "bugs", BUGS)
-    return root, run_lint(root, ".")
+    return linted_tree(tmp_path_factory.mktemp("lint") / "bugs", BUGS)
 
 
 @pytest.fixture(scope="module")
 def correct(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, LintRun]:
-    root = _write(tmp_path_factory.mktemp("lint") / "correct", CORRECT)
-    return root, run_lint(root, ".")
+    return linted_tree(tmp_path_factory.mktemp("lint") / "correct", CORRECT)
 
 
 @pytest.mark.parametrize("name", sorted(BUGS))

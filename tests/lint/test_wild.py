@@ -4,12 +4,11 @@ From files on disk (in folders: a test folder, a package) through the command li
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.lint import LintRun, expected_findings, run_lint
+from tests.helpers.lint import LintRun, expected_findings, linted_tree, run_lint
 
 BUGS: dict[str, str] = {
     "branches.py": """
@@ -594,24 +593,14 @@ CORRECT: dict[str, str] = {
 }
 
 
-def _write(root: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip())
-    return root
-
-
 @pytest.fixture(scope="module")
 def bugs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, LintRun]:
-    root = _write(tmp_path_factory.mktemp("wild") / "bugs", BUGS)
-    return root, run_lint(root, ".")
+    return linted_tree(tmp_path_factory.mktemp("wild") / "bugs", BUGS)
 
 
 @pytest.fixture(scope="module")
 def correct(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, LintRun]:
-    root = _write(tmp_path_factory.mktemp("wild") / "correct", CORRECT)
-    return root, run_lint(root, ".")
+    return linted_tree(tmp_path_factory.mktemp("wild") / "correct", CORRECT)
 
 
 @pytest.mark.parametrize("name", sorted(name for name in BUGS if name.endswith(".py") and "__init__" not in name))
@@ -630,8 +619,9 @@ def test_correct_look_alikes_stay_silent(correct: tuple[Path, LintRun], name: st
 
 def test_tests_setting_checks_test_code_too(tmp_path: Path) -> None:
     """``tests = true`` (or ``--tests``) turns GM501 and GM801 on in test files and test functions."""
-    root = _write(tmp_path, {name: CORRECT[name] for name in ("tests/test_model.py", "test_utils.py", "helpers.py")})
-    assert run_lint(root, ".").findings() == set()
+    files = {name: CORRECT[name] for name in ("tests/test_model.py", "test_utils.py", "helpers.py")}
+    root, run = linted_tree(tmp_path, files)
+    assert run.findings() == set()
     expected = {("tests/test_model.py", 6, "GM501"), ("test_utils.py", 8, "GM501"), ("helpers.py", 3, "GM501")}
     assert run_lint(root, ".", "--tests").findings() >= expected
     (root / "pyproject.toml").write_text("[tool.gradmode-lint]\ntests = true\n")
