@@ -22,6 +22,7 @@ Every Lightning internal used lives in :mod:`gradmode_plugin.lightning._internal
 from __future__ import annotations
 
 import contextlib
+import functools
 import inspect
 import logging
 from collections.abc import Callable
@@ -49,7 +50,36 @@ log = logging.getLogger("gradmode_plugin")
 _WARNED_FINDINGS: Final[int] = 5
 
 
-class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
+_BASES = internals.callback_bases()
+
+
+class _NamesItsArguments(type(_BASES[0])):  # type: ignore[misc]
+    """The guard's metaclass: a misspelt keyword gets the closest argument named ("did you mean"), before Python's own
+    TypeError. Not a ``__new__``, which LightningCLI (jsonargparse) would read the arguments from instead of
+    ``__init__``; the class's signature stays its ``__init__``'s."""
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        accepted = _keywords(cls)
+        if accepted is not None:
+            validate_keywords(cls.__name__, kwargs, accepted)
+        return super().__call__(*args, **kwargs)
+
+    @property
+    def __signature__(cls) -> inspect.Signature:
+        init = inspect.signature(cls.__init__)  # type: ignore[misc]
+        return init.replace(parameters=list(init.parameters.values())[1:])
+
+
+@functools.cache
+def _keywords(cls: type) -> tuple[str, ...] | None:
+    """The keywords ``cls.__init__`` takes (a subclass's own included); None when it takes any (``**kwargs``)."""
+    parameters = list(inspect.signature(cls.__init__).parameters.values())[1:]  # type: ignore[misc]
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        return None
+    return tuple(p.name for p in parameters if p.kind is not inspect.Parameter.VAR_POSITIONAL)
+
+
+class GradModeGuard(*_BASES, metaclass=_NamesItsArguments):  # type: ignore[misc]
     """Runs validation, test and predict under ``eval()`` and ``no_grad``/``inference_mode`` and asserts, batch by
     batch, that no autograd graph is built and no module trains; runs gradient clipping under ``no_grad``.
 
@@ -73,11 +103,6 @@ class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
         trainer.fit(model)
         print(guard.report.summary())
     """
-
-    def __new__(cls, *args: Any, **kwargs: Any) -> GradModeGuard:
-        # Before Python's own TypeError for a misspelt keyword, one that names the closest argument.
-        validate_keywords(cls.__name__, kwargs, _ARGUMENTS)
-        return super().__new__(cls)
 
     def __init__(
         self,
@@ -332,8 +357,6 @@ class GradModeGuard(*internals.callback_bases()):  # type: ignore[misc]
         self.report.load_state_dict(state_dict.get("report", {}))
 
 
-#: The keyword arguments of GradModeGuard.
-_ARGUMENTS: Final[tuple[str, ...]] = tuple(inspect.signature(GradModeGuard.__init__).parameters)[1:]
 
 
 class _Hooks:

@@ -3,6 +3,7 @@ guarded step whose cause the guard knows."""
 
 from __future__ import annotations
 
+import inspect
 import logging
 import os
 import sys
@@ -27,6 +28,14 @@ def test_a_misspelt_argument_names_the_closest_one() -> None:
     assert "did you mean" not in str(info.value)
     assert "It takes: grad_mode, on_violation, allow_train, check_params, log_metrics" in str(info.value)
     assert GradModeGuard(grad_mode="no_grad").grad_mode == "no_grad"  # a correct call is untouched
+    # The class's signature stays its __init__'s: what LightningCLI (jsonargparse) reads its arguments from.
+    assert list(inspect.signature(GradModeGuard).parameters) == [
+        "grad_mode",
+        "on_violation",
+        "allow_train",
+        "check_params",
+        "log_metrics",
+    ]
 
 
 def test_a_clean_run_says_what_it_checked(make_trainer: Any, caplog: pytest.LogCaptureFixture) -> None:
