@@ -99,3 +99,21 @@ def test_bench_ddp_quick(tmp_path: Path) -> None:
     for rank in data["ranks"]:
         assert rank["all_reduce_s"] > 0 and rank["validate_plain_s"] > 0 and rank["validate_guard_s"] > 0
     assert run["stdout"].count("agreement all_reduce") == 2
+
+
+def test_bench_side_by_side_compares_two_revisions_in_one_process(tmp_path: Path) -> None:
+    out = tmp_path / "side_by_side.json"
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPTS / "bench_side_by_side.py"), "--revision", "HEAD", "--rounds", "1", "--out", out],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONWARNINGS": "ignore"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    data = json.loads(out.read_text())
+    assert set(data["worst_case"]["arms"]) == {"no_callback", "empty_callback", "other", "this", "no_callback_again"}
+    assert set(data["plain"]["arms"]) == {"bare", "other", "this"}
+    assert set(data["worst_this_over_other"]["ratios"]) == {"this"} and data["settings"]["revision"] == "HEAD"
+    assert "worst case, this/other" in proc.stdout and "plain loop, this/other" in proc.stdout
