@@ -142,10 +142,18 @@ def test_findings_of_a_child_process_fail_the_test_that_started_it(tmp_path: Pat
     assert (data["batches"], data["child_batches"], data["violations"]) == (8, 4, 8), data
 
 
+#: What torch.multiprocessing says of a spawned rank that gloo's threads abort as the interpreter exits after an
+#: exception (Lightning leaves its process group up then): about one run in seven, with or without the guard.
+_GLOO_EXIT_ABORT = "terminated with signal SIGABRT"
+
+
 def test_findings_of_one_ddp_spawn_rank_fail_the_test(tmp_path: Path) -> None:
-    code, out, data = _pytest(
-        tmp_path, "--gradmode", "--gradmode-json=found.json", "test_user.py::test_buggy_on_one_ddp_spawn_rank"
-    )
+    for _ in range(3):  # a run whose rank gloo aborted at exit says nothing of the guard: run it again
+        code, out, data = _pytest(
+            tmp_path, "--gradmode", "--gradmode-json=found.json", "test_user.py::test_buggy_on_one_ddp_spawn_rank"
+        )
+        if _GLOO_EXIT_ABORT not in out:
+            break
     assert code == 1 and "1 failed" in out, out[-4000:]
     failure = _failure(out, "test_buggy_on_one_ddp_spawn_rank")
     assert failure.startswith(
