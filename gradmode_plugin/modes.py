@@ -193,7 +193,6 @@ class ModuleModes:
     def __init__(self, model: nn.Module, allow_train: tuple[str, ...] = ()) -> None:
         self.model = model
         named = list(model.named_modules())
-        self._saved = [(m, m.training) for _, m in named]
         self._by_name = {name: m.training for name, m in named}
         #: ``id(module) -> name`` for every module of the model when the stage started.
         self.names: dict[int, str] = {id(m): name for name, m in named}
@@ -239,8 +238,8 @@ class ModuleModes:
         ``_ModuleMode`` does) to a module that now stands where another stood, one a ``forward`` created in place of
         a submodule (BigBird's short-sequence path replaces ``attention.self``); a module under a name that did not
         exist on entry takes its nearest recorded parent's flag."""
-        for module, flag in self._saved:
-            module.training = flag
+        for name, flag in self._by_name.items():
+            self.modules[name].training = flag
         for name, module in self.model.named_modules():
             if self.names.get(id(module)) != name:
                 module.training = self._recorded_flag(name)

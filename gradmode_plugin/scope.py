@@ -83,7 +83,6 @@ class EvaluationScope:
         "_batch_end_calls",
         "_batch_start_checks",
         "_batches",
-        "_by_kind",
         "_checks",
         "_context",
         "_cuda",
@@ -202,7 +201,6 @@ class EvaluationScope:
             for check in self._checks:
                 stack.callback(check.stop)
                 check.start()
-            self._by_kind: dict[str, Check] = {check.kind: check for check in self._checks}
             self._batch_end_calls = [
                 (c.batch_end_when(), c.batch_end) for c in self._checks if type(c).batch_end is not Check.batch_end
             ]

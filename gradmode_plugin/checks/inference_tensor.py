@@ -80,9 +80,9 @@ class InferenceTensorStored(Check):
         "mode (a cache, a buffer, lazy parameters): training that later reaches it through autograd fails"
     )
     hint = (
-        "if training later uses it, build or clone it under `with torch.inference_mode(False):` in the code that stores"
-        " it, or evaluate under no_grad (grad_mode='no_grad', or Trainer(inference_mode=False)); a tensor that is only "
-        "read, or replaced before it is read, needs nothing"
+        "if training later uses it, build or clone it under `with torch.inference_mode(False):` in the code that "
+        "stores it, or evaluate under no_grad (grad_mode='no_grad', or Trainer(inference_mode=False)); a tensor that "
+        "is only read, or replaced before it is read, needs nothing"
     )
     risk = True
 
@@ -156,8 +156,5 @@ def explain_training_failure(error: BaseException, risks: list[Violation]) -> st
         lines.append(f"  stage '{risk.stage}': {risk.detail}")
         if risk.where:
             lines.append(f"    stored at: {risk.where}")
-    lines.append(
-        "  fix: build or clone that tensor under `with torch.inference_mode(False):` where it is stored, or evaluate "
-        "under no_grad (GradModeGuard(grad_mode='no_grad') or Trainer(inference_mode=False))"
-    )
+    lines.append(f"  fix: {InferenceTensorStored.hint}")
     return "\n".join(lines)
