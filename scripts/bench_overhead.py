@@ -347,7 +347,7 @@ def _micro_one(name: str, number: int, repeat: int) -> dict[str, Any]:
     loss = torch.tensor(1.0)
     with scope:
         res["batch_empty_all_checks"] = us(lambda: empty_batch(scope))
-        checks = scope._by_kind
+        checks = {check.kind: check for check in scope._checks}
         calls: dict[str, Callable[[], Any]] = {
             "check_grad_enabled": lambda: checks["grad_enabled"].batch_end(),
             "check_train_mode": lambda: checks["train_mode"].batch_end(),
