@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
+import inspect
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any, Final, Protocol
@@ -30,6 +31,26 @@ _STEP_NAMES: Final[dict[str, str]] = {
     "test": "test_step",
     "predict": "predict_step",
 }
+
+
+#: The per-batch hooks of callbacks/callback.py that the guard does not use. trainer/call.py ``_call_callback_hooks``
+#: calls a callback's hook only when ``callable(getattr(callback, name))``, each call inside a profiler context named
+#: for that callback: the guard's class sets these to None, so Lightning skips them. For a small model at batch 1 that
+#: dispatch of empty hooks costs about as much as the guard's own work per batch.
+UNUSED_BATCH_HOOKS: Final[tuple[str, ...]] = (
+    "on_train_batch_start",
+    "on_train_batch_end",
+    "on_before_backward",
+    "on_after_backward",
+    "on_before_optimizer_step",
+    "on_before_zero_grad",
+    "on_validation_batch_start",
+    "on_validation_batch_end",
+    "on_test_batch_start",
+    "on_test_batch_end",
+    "on_predict_batch_start",
+    "on_predict_batch_end",
+)
 
 
 class UnsupportedLightningError(RuntimeError):
@@ -162,12 +183,27 @@ def require_support(trainer: Any) -> None:
     for name in ("_clip_gradients", "clip_gradients"):
         if not callable(getattr(trainer.precision_plugin, name, None)):
             missing.append(f"{type(trainer.precision_plugin).__name__}.{name} (plugins/precision/precision.py)")
+    if not _skips_hooks_that_are_none(type(trainer).__module__.rpartition(".")[0]):
+        missing.append("_call_callback_hooks skipping a hook that is None (trainer/call.py)")
     if missing:
         raise UnsupportedLightningError(
             f"gradmode: GradModeGuard relies on Lightning internals that {lightning_version(trainer)} does not have: "
             f"{'; '.join(missing)}. This gradmode-plugin supports Lightning {SUPPORTED}: install one of those, or "
             "remove GradModeGuard from the callbacks (and unset GRADMODE_GUARD) to run unguarded."
         )
+
+
+@functools.cache
+def _skips_hooks_that_are_none(trainer_package: str) -> bool:
+    """Whether ``<trainer_package>.call._call_callback_hooks`` calls a hook only when it is callable (read from its
+    source; where no source is installed, the Lightning versions of :data:`SUPPORTED` all do)."""
+    dispatch = getattr(sys.modules.get(f"{trainer_package}.call"), "_call_callback_hooks", None)
+    if dispatch is None:
+        return False
+    try:
+        return "callable(" in inspect.getsource(dispatch)
+    except (OSError, TypeError):
+        return True
 
 
 def not_entered(trainer: Any, what: str) -> UnsupportedLightningError:

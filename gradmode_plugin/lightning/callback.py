@@ -357,6 +357,11 @@ class GradModeGuard(*_BASES, metaclass=_NamesItsArguments):  # type: ignore[misc
         self.report.load_state_dict(state_dict.get("report", {}))
 
 
+# Lightning calls a callback's hook only when it is callable (lightning/_internals.py UNUSED_BATCH_HOOKS): the
+# per-batch hooks the guard does not use are None, so their dispatch costs nothing at each batch.
+for _hook in internals.UNUSED_BATCH_HOOKS:
+    setattr(GradModeGuard, _hook, None)
+del _hook
 
 
 class _Hooks:

@@ -9,9 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import pytorch_lightning as pl
 import torch
+from pytorch_lightning.profilers import PassThroughProfiler
 
 from gradmode_plugin import GradModeGuard, GradModeViolation, GradModeWarning, Violation
+from gradmode_plugin.lightning._internals import UNUSED_BATCH_HOOKS
 from tests.helpers.lightning import ThreadedPredict, ToyModule, leftovers, make_loader
 from tests.helpers.models import flags, hook_count
 
@@ -176,4 +179,36 @@ def test_every_hook_of_the_guard_overrides_a_callback_hook_of_that_name() -> Non
     for base in GradModeGuard.__bases__:
         assert all(hasattr(base, name) for name in hooks), [name for name in hooks if not hasattr(base, name)]
     options = {"on_violation"}  # a property for the option of that name, not a hook
-    assert {name for name in vars(GradModeGuard) if name.startswith("on_")} - options <= hooks
+    unused = set(UNUSED_BATCH_HOOKS)
+    assert {name for name in vars(GradModeGuard) if name.startswith("on_")} - options - unused <= hooks
+    assert not unused & hooks and all(getattr(GradModeGuard, name) is None for name in unused)
+    for base in GradModeGuard.__bases__:
+        assert all(callable(getattr(base, name)) for name in unused)
+
+
+class HookNames(PassThroughProfiler):
+    """Every action Lightning profiles, by name: ``[Callback]<state_key>.<hook>`` for each callback hook it calls."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.actions: set[str] = set()
+
+    def start(self, action_name: str) -> None:
+        self.actions.add(action_name)
+
+
+def test_lightning_calls_none_of_the_per_batch_hooks_the_guard_does_not_use(make_trainer: Any) -> None:
+    profiler = HookNames()
+    trainer = make_trainer(callbacks=[GradModeGuard(), pl.Callback()], profiler=profiler, max_epochs=1)
+    model = ToyModule()
+    trainer.fit(model, make_loader(), make_loader())
+    trainer.test(model, make_loader())
+    trainer.predict(model, make_loader())
+
+    def hooks(state_key: str) -> set[str]:
+        prefix = f"[Callback]{state_key}."
+        return {action.removeprefix(prefix) for action in profiler.actions if action.startswith(prefix)}
+
+    assert set(UNUSED_BATCH_HOOKS) <= hooks("Callback"), "an empty Callback has each of them called"
+    assert not hooks("GradModeGuard") & set(UNUSED_BATCH_HOOKS)
+    assert {"setup", "on_validation_start", "on_test_end", "on_predict_end"} <= hooks("GradModeGuard")

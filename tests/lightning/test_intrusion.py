@@ -429,6 +429,23 @@ def test_missing_lightning_internal_is_a_clear_error(make_trainer: Any, monkeypa
     assert "remove GradModeGuard" in message
 
 
+def test_a_lightning_that_calls_every_hook_is_refused(make_trainer: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The guard's unused per-batch hooks are None: a Lightning that called a hook without checking would fail there.
+    from pytorch_lightning.trainer import call
+
+    def calls_every_hook(trainer: Any, hook_name: str, *args: Any, **kwargs: Any) -> None:
+        for callback in trainer.callbacks:
+            getattr(callback, hook_name)(trainer, trainer.lightning_module, *args, **kwargs)
+
+    monkeypatch.setattr(call, "_call_callback_hooks", calls_every_hook)
+    _internals._skips_hooks_that_are_none.cache_clear()
+    try:
+        with pytest.raises(_internals.UnsupportedLightningError, match=r"skipping a hook that is None \(trainer/call"):
+            make_trainer(callbacks=[GradModeGuard()]).validate(ToyModule(), make_loader())
+    finally:
+        _internals._skips_hooks_that_are_none.cache_clear()
+
+
 def test_stage_the_guard_did_not_enter_is_a_clear_error(make_trainer: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     # As if Lightning stopped calling the loop's run(): the guard's wrapper is never entered.
     monkeypatch.setattr(_internals, "evaluation_loops", lambda trainer: [trainer.predict_loop])
