@@ -54,8 +54,8 @@ def test_bench_overhead_quick(tmp_path: Path) -> None:
     worst = data["worst_case"]
     assert set(worst["arms"]) == {"no_callback", "empty_callback", "guard", "no_callback_again"}
     assert worst["violations"] == 0
-    assert "own_us_per_batch" in worst["ratios"]["guard"] and worst["target"] == 1.05
-    assert "the guard's own work beyond the floor" in run["stdout"]
+    assert "cpu_added_us_per_batch" in worst["ratios"]["guard"] and worst["target"] == 1.05
+    assert "worst case, per batch: the guard adds" in run["stdout"]
     assert set(data["train"]["arms"]) == {"baseline", "guard"}
     assert "added_us_per_step" in data["train"]["ratios"]["guard"]
     assert {"guard_no_grad", "guard_no_grad_all", "guard_inference"} <= set(data["plain"]["ratios"])
