@@ -34,6 +34,8 @@ class Rule:
             parsed); the run's list of file words is made of these.
         messages: the finding's message, by variant (``"default"`` and the rule's other shapes), as
             ``str.format`` templates of what the finding names.
+        family: the module of ``gradmode_plugin.lint`` that finds it, by name (``"dropout"``: ``dropout.py``), and
+            the only one that reports its code; ``None`` for a rule no analysis reports (``GM999``, the runner's).
     """
 
     code: str
@@ -44,6 +46,7 @@ class Rule:
     kind: str | None
     also_kinds: tuple[str, ...] = ()
     words: tuple[bytes, ...] = ()
+    family: str | None = None
     messages: Mapping[str, str] = dataclasses.field(default_factory=dict, hash=False, compare=False)
 
     def message(self, variant: str = "default", **names: object) -> str:
@@ -66,6 +69,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "pass `training=self.training` (or use an `nn.Dropout` module)",
         "train_mode",
         words=(b"dropout",),
+        family="dropout",
         messages=MappingProxyType(
             {
                 "default": (
@@ -83,6 +87,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "pass `training=self.training`",
         "train_mode",
         words=(b"dropout",),
+        family="dropout",
         messages=MappingProxyType(
             {
                 "default": (
@@ -104,6 +109,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "pass `self.training` as `train`",
         "train_mode",
         words=(b"dropout",),
+        family="dropout",
         messages=MappingProxyType(
             {
                 "default": ("`{call}(..., True)` drops activations in evaluation too: pass `self.training` as `train`"),
@@ -118,6 +124,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "`dropout_p=self.dropout_p if self.training else 0.0`",
         "train_mode",
         words=(b"scaled_dot_product",),
+        family="dropout",
         messages=MappingProxyType(
             {
                 "default": (
@@ -142,6 +149,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "train_mode",
         ("running_stats_updated",),
         words=(b".train",),
+        family="modes",
         messages=MappingProxyType(
             {
                 "default": (
@@ -159,6 +167,7 @@ RULES: Final[tuple[Rule, ...]] = (
         'remove it, or wrap the gradients you need in `allow_grad("reason")`',
         "graph_built",
         words=(b"enable_grad", b"set_grad_enabled"),
+        family="grad",
         messages=MappingProxyType(
             {
                 "default": (
@@ -177,6 +186,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "grad_enabled",
         ("graph_built",),
         words=(b"enable_grad", b"set_grad_enabled"),
+        family="grad",
         messages=MappingProxyType(
             {
                 "default": (
@@ -194,6 +204,7 @@ RULES: Final[tuple[Rule, ...]] = (
         'remove it; sanctioned gradients (saliency, attacks) go inside `allow_grad("reason")`',
         "graph_built",
         words=(b"backward",),
+        family="grad",
         messages=MappingProxyType(
             {
                 "default": (
@@ -211,6 +222,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "`with torch.set_grad_enabled(...):` around the code it is meant for",
         "grad_enabled",
         words=(b"set_grad_enabled",),
+        family="grad",
         messages=MappingProxyType(
             {
                 "default": (
@@ -233,6 +245,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "`with torch.no_grad():` (or `torch.inference_mode()`) around the loop, or decorate the function",
         "graph_built",
         words=(b".eval",),
+        family="modes",
         messages=MappingProxyType(
             {
                 "default": (
@@ -261,6 +274,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "`with torch.no_grad():` around the computation",
         None,
         words=(b"volatile",),
+        family="legacy",
         messages=MappingProxyType(
             {
                 "default": (
@@ -278,6 +292,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "`with torch.no_grad():` around the update (or `@torch.no_grad()` on the function)",
         None,
         words=(b"parameters(", b"params", b"backward"),
+        family="params",
         messages=MappingProxyType(
             {
                 "default": (
@@ -295,6 +310,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "update in place under `torch.no_grad()`: `p -= lr * p.grad`",
         None,
         words=(b"parameters(", b"params"),
+        family="params",
         messages=MappingProxyType(
             {
                 "default": (
@@ -313,6 +329,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "`torch.nn.utils.clip_grad_norm_` / `clip_grad_value_`, or compute the scale under `torch.no_grad()`",
         None,
         words=(b"parameters(", b"params"),
+        family="params",
         messages=MappingProxyType(
             {
                 "default": (
@@ -331,6 +348,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "enter `with torch.no_grad():` (or `torch.inference_mode()`) inside the worker",
         "graph_built",
         words=(b"Thread",),
+        family="threads",
         messages=MappingProxyType(
             {
                 "default": (
@@ -348,6 +366,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "fix the syntax (or declare the encoding); exclude the file if it is not Python meant to run",
         None,
         words=(),
+        family=None,
         messages=MappingProxyType(
             {
                 "default": ("{reason}: nothing in this file was checked; fix it, or exclude it"),

@@ -4,6 +4,7 @@ of the documentation's gradmode-lint page."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from gradmode_plugin.kinds import KINDS
 from gradmode_plugin.lint.rules import RULES, RULES_BY_CODE, rules_for_kind, select_codes
@@ -71,5 +72,28 @@ def test_each_rule_states_its_words_and_messages_in_its_record() -> None:
             assert all(name.isidentifier() for name in fields), template
         assert rule.words or rule.code == "GM999", f"{rule.code} names no word: it would never run"
     assert set(FILE_WORDS) == {word for rule in RULES for word in rule.words}
-    analysis = (REPO / "gradmode_plugin" / "lint" / "analysis.py").read_text()
-    assert not re.search(r'"GM\d{3}",\s*\n\s*f?"', analysis), "a message written in the analysis, not in its rule"
+    for module in _analysis_modules():
+        text = module.read_text()
+        assert not re.search(r'"GM\d{3}",\s*\n\s*f?"', text), f"a message written in {module.name}, not in its rule"
+
+
+def test_each_rule_is_reported_from_its_family_module_only() -> None:
+    """A rule's ``family`` names the one module of the analysis that reports its code: the family module writes
+    the codes of its own rules and no other, and the shared walk writes none."""
+    modules = {module.stem: module for module in _analysis_modules()}
+    families = {rule.family for rule in RULES if rule.family is not None}
+    assert families <= modules.keys(), "each family is a module mixed into the analysis"
+    for stem, module in modules.items():
+        written = set(re.findall(r'"(GM\d{3})"', module.read_text()))
+        own = {rule.code for rule in RULES if rule.family == stem}
+        assert written == own, f"{module.name} writes {sorted(written)}; its family's rules are {sorted(own)}"
+
+
+def _analysis_modules() -> list[Path]:
+    """The files of the analysis: the shared walk, each rule family mixed into it, and the module mixing them."""
+    import inspect
+
+    from gradmode_plugin.lint.analysis import _Analysis
+
+    files = {inspect.getsourcefile(cls) for cls in _Analysis.__mro__ if cls.__module__.startswith("gradmode_plugin")}
+    return sorted(Path(file) for file in files if file is not None)

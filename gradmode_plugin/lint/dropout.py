@@ -1,0 +1,212 @@
+"""The dropout rules (GM101 to GM104): a dropout function or attention's ``dropout_p`` that drops activations in
+evaluation, whatever ``model.eval()`` set.
+
+A dropout under a test of ``self.training`` is where it belongs; one whose ``p`` or ``dropout_p`` is 0 in
+evaluation, or whose ``training`` comes from a name, is decided once the whole module is walked.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from gradmode_plugin.lint import names
+from gradmode_plugin.lint.rules import RULES_BY_CODE
+from gradmode_plugin.lint.walk import (
+    FUNCTIONS,
+    Ctx,
+    Scope,
+    Walk,
+    argument,
+    dotted,
+    is_true,
+    mentions_training,
+    parameters,
+    written,
+)
+
+
+class DropoutRules(Walk):
+    """Dropout that trains in evaluation: ``F.dropout`` without ``training=`` or with ``training=True``,
+    ``torch.dropout(x, p, True)``, and ``scaled_dot_product_attention`` with a ``dropout_p`` that ignores the
+    module's mode."""
+
+    def _dropout_call(self, call: ast.Call, qualname: str, ctx: Ctx) -> None:
+        if ctx.training:
+            return  # `if self.training:` around it: dropout only where it belongs
+        if qualname in names.DROPOUT_FUNCTIONAL:
+            self._functional_dropout(call, qualname, ctx)
+        elif qualname in names.DROPOUT_TORCH:
+            train = argument(call, "train", 2)
+            if is_true(train):
+                self.report(
+                    call,
+                    "GM103",
+                    RULES_BY_CODE["GM103"].message(call=written(call.func)),
+                )
+        else:
+            value = argument(call, "dropout_p", 4)
+            if value is not None:
+                ctx.scope.sdpa_calls.append((call, value, ctx.training))
+
+    def _functional_dropout(self, call: ast.Call, qualname: str, ctx: Ctx) -> None:
+        training = argument(call, "training", 2)
+        short = written(call.func)
+        if training is None:
+            if qualname in names.DROPOUT_TRAINING_DEFAULT_TRUE and not _splat(call):
+                ctx.scope.default_dropouts.append((call, short))
+        elif (
+            isinstance(training, ast.Attribute)
+            and ctx.cls is None
+            and ctx.scope.cls is not None
+            and dotted(training) in ctx.scope.cls.init_training
+        ):
+            ctx.scope.init_training_dropouts.append((call, short, training))
+        elif is_true(training):
+            self._dropout_true(call, short)
+        elif isinstance(training, ast.Name):
+            ctx.scope.pending_dropouts.append((call, short, training))
+
+    def _dropout_true(self, call: ast.Call, short: str) -> None:
+        self.report(
+            call,
+            "GM102",
+            RULES_BY_CODE["GM102"].message(call=short),
+        )
+
+    # -- decisions at a scope's end ------------------------------------------------------------------------------
+
+    def _decide_dropouts(self, scope: Scope) -> None:
+        for call, value, _ in scope.sdpa_calls:
+            init = self._init_training_attribute(value, scope)
+            if init is not None:
+                self.report(
+                    call,
+                    "GM104",
+                    RULES_BY_CODE["GM104"].message("init", value=written(value), line=init.lineno),
+                )
+            elif self._drops_in_evaluation(value, scope, 0):
+                self.report(
+                    call,
+                    "GM104",
+                    RULES_BY_CODE["GM104"].message(value=written(value)),
+                )
+        for call, short, name in scope.pending_dropouts:
+            if self._constant_true(name.id, scope):
+                self._dropout_true(call, short)
+        for call, short in scope.default_dropouts:
+            if not self._zero_in_evaluation(argument(call, "p", 1), scope):
+                self.report(
+                    call,
+                    "GM101",
+                    RULES_BY_CODE["GM101"].message(call=short),
+                )
+        for call, short, training in scope.init_training_dropouts:
+            init = scope.cls.init_training[dotted(training) or ""] if scope.cls else None
+            self.report(
+                call,
+                "GM102",
+                RULES_BY_CODE["GM102"].message(
+                    "init", call=short, flag=written(training), line=getattr(init, "lineno", "?")
+                ),
+            )
+
+    def _init_training_attribute(self, value: ast.expr, scope: Scope) -> ast.AST | None:
+        """The ``__init__`` assignment of ``self.x`` from ``self.training`` that a ``dropout_p=self.x`` reads."""
+        if scope.cls is None or not isinstance(value, ast.Attribute):
+            return None
+        return scope.cls.init_training.get(dotted(value) or "")
+
+    def _zero_in_evaluation(self, p: ast.expr | None, scope: Scope) -> bool:
+        """Whether a dropout probability is 0 whenever it matters: a name set to 0 under a test of training
+        (``if not training: dropout_p = 0.0``, as torch's own functional attention does), or a parameter whose
+        default is 0 that no call in the module passes anything else for (noise dropout a sampler's caller opts
+        into)."""
+        if not isinstance(p, ast.Name):
+            return False
+        if any(under_training and _is_zero(value) for value, under_training, _ in scope.assigned.get(p.id, ())):
+            return True
+        while scope.parent is not None and p.id not in scope.params and p.id not in scope.assigned:
+            scope = scope.parent  # a closure's probability is its enclosing function's
+        node = scope.node
+        if not isinstance(node, FUNCTIONS) or p.id not in scope.params or p.id in scope.assigned:
+            return False
+        if not _zero_default(node, p.id):
+            return False
+        definition = self._definition(scope)
+        if definition is None:
+            return False
+        for caller, _, call in self.index().callers(definition):
+            if call is None:
+                continue
+            passed = next((kw.value for kw in call.keywords if kw.arg == p.id), None)
+            if passed is None or _is_zero(passed):
+                continue
+            if (
+                isinstance(passed, ast.Name)
+                and caller is not None
+                and passed.id in parameters(caller.node)
+                and _zero_default(caller.node, passed.id)
+            ):
+                continue  # handed on from the caller's own parameter, 0 by default
+            return False
+        return True
+
+    def _drops_in_evaluation(self, value: ast.expr, scope: Scope, depth: int) -> bool:
+        """Whether a ``dropout_p`` value is non-zero whatever the module's mode. Unknown values (calls, names
+        from elsewhere) are taken as conditioned: no finding without evidence."""
+        if isinstance(value, ast.Constant):
+            return isinstance(value.value, (int, float)) and not isinstance(value.value, bool) and value.value != 0
+        if mentions_training(value):
+            return False
+        if isinstance(value, (ast.Attribute, ast.Subscript)):
+            return True
+        if isinstance(value, ast.Name):
+            if value.id in scope.params or depth >= 4:
+                return False
+            assignments = scope.assigned.get(value.id)
+            if assignments is None:
+                if scope is self.module:
+                    return False
+                return self._drops_in_evaluation(value, self.module, depth + 1)
+            if any(under_training for _, under_training, _ in assignments):
+                return False
+            return any(self._drops_in_evaluation(assigned, scope, depth + 1) for assigned, _, _ in assignments)
+        if isinstance(value, ast.BinOp):
+            return self._drops_in_evaluation(value.left, scope, depth) or self._drops_in_evaluation(
+                value.right, scope, depth
+            )
+        if isinstance(value, ast.IfExp):
+            return self._drops_in_evaluation(value.body, scope, depth) or self._drops_in_evaluation(
+                value.orelse, scope, depth
+            )
+        return False
+
+    def _constant_true(self, name: str, scope: Scope) -> bool:
+        for where in (scope, self.module):
+            if name in where.params:
+                return False
+            assignments = where.assigned.get(name)
+            if assignments:
+                return all(is_true(value) for value, _, _ in assignments)
+        return False
+
+
+def _splat(call: ast.Call) -> bool:
+    """Whether arguments are passed by ``*args``/``**kwargs`` (what they hold is unknown)."""
+    return any(isinstance(arg, ast.Starred) for arg in call.args) or any(kw.arg is None for kw in call.keywords)
+
+
+def _is_zero(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Constant) and not isinstance(node.value, bool) and node.value == 0
+
+
+def _zero_default(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, name: str) -> bool:
+    """Whether a parameter defaults to 0 (or None)."""
+    args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = dict(zip([arg.arg for arg in positional[len(positional) - len(args.defaults) :]], args.defaults))
+    defaults.update(
+        {arg.arg: default for arg, default in zip(args.kwonlyargs, args.kw_defaults) if default is not None}
+    )
+    value = defaults.get(name)
+    return value is not None and (_is_zero(value) or (isinstance(value, ast.Constant) and value.value is None))

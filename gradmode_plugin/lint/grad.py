@@ -1,0 +1,105 @@
+"""The grad-mode rules: gradients turned on in evaluation code by a ``with`` (GM301) or a decorator (GM302), a
+``backward()`` there (GM303), and ``torch.set_grad_enabled(...)`` as a statement, which leaks out of its function
+(GM401)."""
+
+from __future__ import annotations
+
+import ast
+import os
+from typing import Final
+
+from gradmode_plugin.lint import names
+from gradmode_plugin.lint.rules import RULES_BY_CODE
+from gradmode_plugin.lint.walk import FUNCTIONS, ON, Ctx, Scope, Walk, matches, written
+
+#: Names of functions that run inference: ``@torch.enable_grad()`` on one of them is GM302 whatever
+#: ``eval-functions`` says (a saliency or attack function is free to turn gradients on; a `predict` is not).
+INFERENCE_FUNCTIONS: Final = ("predict", "predict_*", "inference", "inference_*", "*_inference", "infer", "infer_*")
+_CONTEXT_METHODS: Final = frozenset({"__enter__", "__exit__", "__aenter__", "__aexit__"})
+
+
+class GradRules(Walk):
+    """Grad mode in evaluation code: turned on there, ``backward()`` there, and set past the end of a function."""
+
+    def _enable_grad_decorator(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> None:
+        if scope.eval_name is None and not matches(node.name, INFERENCE_FUNCTIONS):
+            return
+        decorator = next(d for d in node.decorator_list if self._grad_of(d, as_decorator=True) == ON)
+        what = "evaluation, which Lightning and `evaluating()` run" if scope.eval_name is not None else "inference, run"
+        self.report(
+            decorator,
+            "GM302",
+            RULES_BY_CODE["GM302"].message(decorator=written(decorator), where=scope.where(), what=what),
+        )
+
+    def _enable_grad_block(self, context: ast.expr, scope: Scope) -> None:
+        self.report(
+            context,
+            "GM301",
+            RULES_BY_CODE["GM301"].message(context=written(context), where=scope.where()),
+        )
+
+    def _backward(self, call: ast.Call, ctx: Ctx) -> None:
+        scope = ctx.scope
+        self._wants_grad(ctx, call)
+        if scope.eval_name is not None and not ctx.allow:
+            self.report(
+                call,
+                "GM303",
+                RULES_BY_CODE["GM303"].message(call=written(call.func), where=scope.where()),
+            )
+
+    # -- decisions at a scope's end ------------------------------------------------------------------------------
+
+    def _decide_grad(self, scope: Scope) -> None:
+        statements = scope.set_grad_statements
+        if not statements or scope.name in _CONTEXT_METHODS or scope.reads_grad_mode:
+            return  # a context manager's own enter/exit; a function that saves the mode
+        if any(not (call.args and isinstance(call.args[0], ast.Constant)) for call in statements):
+            return  # the function saves and restores the mode itself (`set_grad_enabled(previous)`)
+        if scope is self.module:
+            if self._library_module():
+                for call in statements:
+                    self.report(
+                        call,
+                        "GM401",
+                        RULES_BY_CODE["GM401"].message("import", call=written(call)),
+                    )
+            return  # a script's top-level switch
+        definition = self._definition(scope)
+        if definition is not None and definition.parent is None and self.index().only_from_main(definition):
+            return  # a script's `main()`: the mode it sets ends with the program
+        for call in statements:
+            self.report(
+                call,
+                "GM401",
+                RULES_BY_CODE["GM401"].message(call=written(call), function=scope.name),
+            )
+
+    def _library_module(self) -> bool:
+        """Whether a module is imported rather than run: a module of a package (an ``__init__.py`` beside it) whose
+        top level only imports, defines and assigns (no call other than setting grad mode, no loop, no ``__main__``
+        block)."""
+        folder = os.path.dirname(self.path) or "."
+        if os.path.basename(self.path) == "__main__.py" or not os.path.isfile(os.path.join(folder, "__init__.py")):
+            return False
+        tree = self.tree if self.whole else ast.parse(self.source, filename=self.path)
+        for stmt in tree.body:
+            if isinstance(stmt, (ast.Import, ast.ImportFrom, *FUNCTIONS, ast.ClassDef, ast.Assign, ast.AnnAssign)):
+                continue
+            if isinstance(stmt, ast.Expr) and (
+                isinstance(stmt.value, ast.Constant)
+                or (
+                    isinstance(stmt.value, ast.Call)
+                    and self.imports.qualname(stmt.value.func) == names.SET_GRAD_ENABLED
+                )
+            ):
+                continue
+            if isinstance(stmt, ast.Try) and all(
+                isinstance(sub, (ast.Import, ast.ImportFrom, ast.Assign, ast.Pass))
+                for block in (stmt.body, *(h.body for h in stmt.handlers))
+                for sub in block
+            ):
+                continue
+            return False
+        return True

@@ -1,0 +1,419 @@
+"""The module-mode rules: ``.train()`` in evaluation code (GM201), and a module put in ``eval()`` then run with
+gradients on (GM501), in the same function, in a function it is passed to, or in another method of its class.
+
+The walk hands over every ``.eval()``/``.train()`` and records every call that may run a module's forward; all is
+decided once the whole module is walked, when the grad mode each function's callers set is known.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from typing import Final
+
+from gradmode_plugin.lint import names
+from gradmode_plugin.lint.calls import Def, returns_eval
+from gradmode_plugin.lint.rules import RULES_BY_CODE
+from gradmode_plugin.lint.walk import (
+    CHOSEN,
+    COMPREHENSIONS,
+    FREE,
+    FUNCTIONS,
+    ClassScope,
+    Scope,
+    Walk,
+    argument,
+    dotted,
+    is_lightning_evaluation,
+    is_true,
+    written,
+)
+
+#: Methods of a module that run (a part of) its forward like ``__call__``: ``model.encode_image(x)`` after
+#: ``model.eval()`` records a graph as ``model(x)`` does. ``forward`` always; the others only where the module's
+#: own file defines a method of that name without a ``no_grad``/``inference_mode`` decorator (research code: CLIP's
+#: ``encode_image``/``encode_text``, a VAE's ``encode``/``decode``, a TTS model's ``inference``/``infer``), since
+#: libraries decorate theirs (torch_geometric's ``inference``, sentence encoders' ``encode``, latent diffusion's
+#: ``encode_first_stage``). ``generate``/``sample`` are never counted: the libraries that define them
+#: (transformers' ``generate``, diffusion samplers) run them under ``torch.no_grad()``.
+FORWARD_METHODS: Final[frozenset[str]] = frozenset(
+    {"encode", "decode", "inference", "infer", "encode_image", "encode_text"}
+)
+#: What turns a tensor into a plain value (no graph is handed on through it).
+_DETACHING: Final = frozenset({"item", "tolist", "numpy", "detach", "float", "int", "bool"})
+
+
+class ModeRules(Walk):
+    """Module modes in evaluation: ``.train()`` where evaluation runs, and ``.eval()`` taken for ``no_grad``."""
+
+    def _mode_statement(self, node: ast.Expr, call: ast.Call, scope: Scope) -> None:
+        base, mode = _mode_chain(call)
+        if mode is not None and base is not None and not self.imports.is_import(base.partition(".")[0]):
+            scope.mode_calls.append(((node.lineno, node.col_offset), base, mode))
+
+    def _mode_assignment(self, node: ast.Assign | ast.AnnAssign, name: str, value: ast.Call, scope: Scope) -> None:
+        base, mode = _mode_chain(value)
+        if (
+            mode is None
+            and self.all_full
+            and isinstance(value.func, ast.Name)
+            and value.func.id in self._eval_returners
+        ):
+            base, mode = None, "eval"  # `model = load_model()`, which returns it in `eval()`
+        if mode is not None:  # `model = build().to(device).eval()`: the name holds a module in that mode
+            position = (node.lineno, node.col_offset)
+            scope.mode_calls.append((position, name, mode))
+            if base is not None and base != name and not self.imports.is_import(base.partition(".")[0]):
+                scope.mode_calls.append((position, base, mode))
+
+    def _train_call(self, call: ast.Call, key: str, scope: Scope) -> None:
+        if _mode_set(call) == "train" and scope.eval_name is not None:
+            scope.train_calls.append((call, key))
+
+    @functools.cached_property
+    def _eval_returners(self) -> frozenset[str]:
+        """The module's functions that put a module in ``eval()`` and return it (``load_model()``): only those
+        whose lines name ``.eval`` are looked into."""
+        return frozenset(
+            node.name
+            for node in self.tree.body
+            if isinstance(node, FUNCTIONS)
+            and self.lines.eval_in_lines(node.lineno, node.end_lineno or node.lineno)
+            and returns_eval(node)
+        )
+
+    # -- decisions at a scope's end ------------------------------------------------------------------------------
+
+    def _decide_modes(self, scope: Scope) -> None:
+        self._decide_train_calls(scope)
+        self._decide_eval_loop(scope)
+
+    def _decide_train_calls(self, scope: Scope) -> None:
+        for call, key in scope.train_calls:
+            position = (call.lineno, call.col_offset)
+            if any(mode == "eval" and other == key and at < position for at, other, mode in scope.mode_calls):
+                continue  # restores the mode it switched off earlier in the same function
+            self.report(
+                call,
+                "GM201",
+                RULES_BY_CODE["GM201"].message(module=key, where=scope.where()),
+            )
+
+    def _decide_eval_loop(self, scope: Scope) -> None:
+        if scope.lightning or scope.grad_off_statement or not any(mode == "eval" for _, _, mode in scope.mode_calls):
+            return
+        if scope.decorator_grad != FREE:
+            return
+        reported: set[str] = set()
+        modes = sorted(scope.mode_calls)
+        effective: int | None = None
+        for call, grad, path in sorted(scope.model_calls, key=lambda item: (item[0].lineno, item[0].col_offset)):
+            if grad != FREE:
+                continue
+            position = (call.lineno, call.col_offset)
+            passed = self._passed_to_function(call, modes, position)
+            if passed is not None:
+                key, callee, inner = passed
+            else:
+                key = self._forward_of(call.func, scope.cls)
+            if key is None or key in reported or self._frozen(key, scope):
+                continue
+            last = _last_mode(modes, key, position)
+            if last is None or last[1] != "eval":
+                continue
+            until = min(
+                (at for at, other, mode in modes if other == key and at > last[0] and mode == "train"), default=None
+            )
+            if _excused(path, last[0], until, scope.grad_paths):
+                continue
+            if effective is None:
+                effective = self.effective_grad(scope)
+                if effective == FREE and self._called_where_grad_is_wanted(scope):
+                    effective = CHOSEN
+            if effective != FREE:
+                return
+            if passed is None and self._returned(call, path, scope):
+                continue
+            reported.add(key)
+            if passed is None:
+                message = RULES_BY_CODE["GM501"].message(call=written(call.func), module=key, line=last[0][0])
+            else:
+                message = RULES_BY_CODE["GM501"].message(
+                    "passed",
+                    call=written(call.func),
+                    module=key,
+                    line=last[0][0],
+                    forward=written(inner.func),
+                    callee=callee,
+                    forward_line=inner.lineno,
+                )
+            self.report(call, "GM501", message, scope)
+
+    def _forward_of(self, func: ast.expr, cls: ClassScope | None = None) -> str | None:
+        """The module a call runs the forward of: ``m`` for ``m(x)`` and ``m.forward(x)``, and for
+        ``m.encode_image(x)`` where this file defines a plain ``encode_image`` (see ``FORWARD_METHODS``) other than
+        the calling class's own (a wrapper's ``decode`` calling its wrapped model's)."""
+        if isinstance(func, ast.Attribute):
+            if func.attr == "forward":
+                return dotted(func.value)
+            if func.attr in FORWARD_METHODS and self.all_full:
+                own = cls.name if cls is not None and isinstance(func.value, ast.Attribute) else None
+                defined = [d for d in self.index().by_name.get(func.attr, ()) if own is None or d.cls != own]
+                if defined and all(d.decorator_grad == FREE for d in defined):
+                    return dotted(func.value)
+        return dotted(func)
+
+    def _returned(self, call: ast.Call, path: tuple[int, ...], scope: Scope) -> bool:
+        """Whether a module that puts itself in ``eval()`` hands one forward's output (not one per batch of a loop)
+        back to its caller, who decides whether it is differentiated: a model's own API (``self.eval()``, ``mvn =
+        self(X)``, ..., ``return posterior``) that gradients flow through (an acquisition function optimised through
+        a model's posterior). A framework's steps hand theirs to the framework, not to a caller that differentiates
+        (skorch's)."""
+        node = scope.node
+        if not isinstance(node, FUNCTIONS) or any(line in scope.loop_lines for line in path):
+            return False
+        if scope.cls is not None and scope.cls.steps_keep_grad:
+            return False
+        if self._forward_of(call.func, scope.cls) != "self":
+            return False
+        if any(isinstance(sub, COMPREHENSIONS) and _contains(sub, call) for sub in ast.walk(node)):
+            return False  # one forward per item
+        returns = [sub for sub in ast.walk(node) if isinstance(sub, ast.Return) and sub.value is not None]
+        if any(_contains(ret.value, call) for ret in returns):
+            return True
+        derived: set[str] = set()
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Assign) and _contains(sub.value, call):
+                derived.update(t.id for target in sub.targets for t in ast.walk(target) if isinstance(t, ast.Name))
+        for _ in range(3):  # `mvn = self(X)`, `posterior = Posterior(mvn)`, `return posterior`
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Assign) and _reads_tensor_of(sub.value, derived):
+                    derived.update(t.id for target in sub.targets for t in ast.walk(target) if isinstance(t, ast.Name))
+        return any(_reads_tensor_of(ret.value, derived) for ret in returns)
+
+    def _passed_to_function(
+        self, call: ast.Call, modes: list[tuple[tuple[int, int], str, str]], position: tuple[int, int]
+    ) -> tuple[str, str, ast.Call] | None:
+        """``evaluate(model, loader)`` after ``model.eval()``, where ``evaluate`` (a function of this module) runs
+        its parameter's forward without ``no_grad``: (the module passed, the function, the forward there)."""
+        if not isinstance(call.func, ast.Name) or not self.all_full:
+            return None
+        evaluated = [
+            key
+            for arg in call.args
+            if (key := dotted(arg)) is not None
+            and (last := _last_mode(modes, key, position)) is not None
+            and last[1] == "eval"
+        ]
+        if not evaluated:
+            return None  # nothing in evaluation is handed over: no need to look the function up
+        candidates = [node for node in self.tree.body if isinstance(node, FUNCTIONS) and node.name == call.func.id]
+        if len(candidates) != 1:
+            return None
+        node = candidates[0]
+        if any(self._grad_of(d, as_decorator=True) != FREE for d in node.decorator_list) or is_lightning_evaluation(
+            node.name
+        ):
+            return None
+        positional = [arg.arg for arg in [*node.args.posonlyargs, *node.args.args]]
+        for index, arg in enumerate(call.args):
+            if isinstance(arg, ast.Starred):
+                return None
+            key = dotted(arg)
+            if key is None or index >= len(positional):
+                continue
+            last = _last_mode(modes, key, position)
+            if last is None or last[1] != "eval":
+                continue
+            inner = self._runs_forward_of(node, positional[index])
+            if inner is not None:
+                return key, node.name, inner
+        return None
+
+    def _runs_forward_of(self, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> ast.Call | None:
+        """The first call of ``name``'s forward in a function outside ``no_grad``, where the function neither
+        computes gradients nor sets the module's mode itself."""
+        found: ast.Call | None = None
+        stack: list[tuple[ast.AST, int]] = [(stmt, FREE) for stmt in reversed(node.body)]
+        while stack:
+            sub, grad = stack.pop()
+            if isinstance(sub, (*FUNCTIONS, ast.ClassDef, ast.Lambda)):
+                continue
+            if isinstance(sub, (ast.With, ast.AsyncWith)):
+                for item in sub.items:
+                    grad = self._grad_of(item.context_expr) or grad
+            if isinstance(sub, ast.Call):
+                func = sub.func
+                qualname = self.imports.qualname(func)
+                if qualname in names.AUTOGRAD_GRAD or qualname in names.AUTOGRAD_BACKWARD:
+                    return None
+                if isinstance(func, ast.Attribute) and func.attr in ("backward", "train", "eval", "requires_grad_"):
+                    return None
+                if found is None and grad == FREE and self._forward_of(func) == name:
+                    found = sub
+            children = list(ast.iter_child_nodes(sub))
+            stack.extend((child, grad) for child in reversed(children))
+        return found
+
+    def _called_where_grad_is_wanted(self, scope: Scope) -> bool:
+        """Whether a function of this module calls this one and computes gradients itself (an attack's
+        ``_forward_and_gradient`` calling ``_forward``): the forward's graph is what it differentiates."""
+        definition = self._definition(scope)
+        return definition is not None and any(
+            caller is not None and self._wants_grad_at(caller, call)
+            for caller, _, call in self.index().callers(definition)
+        )
+
+    def _wants_grad_at(self, definition: Def, call: ast.Call | None) -> bool:
+        """Whether a function computes gradients after it makes ``call`` (the call's output is differentiated; a
+        training step before an evaluation call says nothing of it)."""
+        node = definition.node
+        position = (call.lineno, call.col_offset) if call is not None else (0, 0)
+        return any(
+            at[0] == 0 or at > position
+            for scope in self.scopes
+            if getattr(scope.node, "lineno", None) == node.lineno and scope.name == node.name
+            for _, at in scope.grad_paths
+        )
+
+    def _decide_classes(self) -> None:
+        """``self.vocoder.eval()`` in one method (``__init__``), ``self.vocoder(x)`` in another that runs without
+        ``no_grad``: the module is in evaluation wherever the class runs it, unless it is put back in training."""
+        by_class: dict[int, list[Scope]] = {}
+        for scope in self.scopes:
+            if (
+                scope.cls is not None
+                and isinstance(scope.node, FUNCTIONS)
+                and scope.cls.methods.get(scope.name) is scope.node
+            ):
+                by_class.setdefault(id(scope.cls), []).append(scope)
+        for methods in by_class.values():
+            evaluated: dict[str, tuple[int, str]] = {}
+            trained: set[str] = set()
+            for method in methods:
+                for at, key, mode in method.mode_calls:
+                    if not key.startswith("self."):
+                        continue
+                    if mode == "eval":
+                        evaluated.setdefault(key, (at[0], method.name))
+                    else:
+                        trained.add(key)
+            keys = {key: where for key, where in evaluated.items() if key not in trained}
+            if not keys:
+                continue
+            for method in methods:
+                self._decide_class_method(method, keys)
+
+    def _decide_class_method(self, method: Scope, keys: dict[str, tuple[int, str]]) -> None:
+        name = method.name.lower()
+        if (
+            method.lightning
+            or method.wants_grad
+            or method.decorator_grad != FREE
+            or method.grad_off_statement
+            or method.name in ("forward", "__call__", "__init__")
+            or any(word in name for word in ("train", "loss", "fit", "backward", "optim", "update"))
+        ):
+            return  # training code (a frozen teacher or a perceptual loss may need gradients through it)
+        if self._called_where_grad_is_wanted(method):
+            return  # also run where gradients are computed on purpose (an attack's forward-and-gradient)
+        own = {key for _, key, _ in method.mode_calls}
+        reported: set[str] = set()
+        for call, grad, path in method.model_calls:
+            key = self._forward_of(call.func, method.cls)
+            if grad != FREE or key not in keys or key in own or key in reported:
+                continue
+            if (method.cls is not None and key in method.cls.frozen) or self._returned(call, path, method):
+                continue
+            if self.effective_grad(method) != FREE:
+                return
+            reported.add(key)
+            line, where = keys[key]
+            self.report(
+                call,
+                "GM501",
+                RULES_BY_CODE["GM501"].message(
+                    "class", call=written(call.func), module=key, where=where, line=line, method=method.name
+                ),
+                method,
+            )
+
+
+def _mode_set(call: ast.Call) -> str | None:
+    """``"eval"`` or ``"train"`` for a call of ``.eval()``/``.train(...)`` with a known mode, else None."""
+    func = call.func
+    if not isinstance(func, ast.Attribute):
+        return None
+    if func.attr == "eval" and not call.args and not call.keywords:
+        return "eval"
+    if func.attr == "train":
+        mode = argument(call, "mode", 0)
+        if mode is None or is_true(mode):
+            return "train"
+        if isinstance(mode, ast.Constant) and mode.value is False:
+            return "eval"
+    return None
+
+
+def _mode_chain(call: ast.Call) -> tuple[str | None, str | None]:
+    """The module and the mode a statement leaves it in: ``model.to(device).eval()`` and ``model.eval().cuda()``
+    give ``("model", "eval")``. Only statements and assignments count: ``torch.jit.freeze(f.eval())`` hands the
+    module on."""
+    mode = None
+    node: ast.expr = call
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        mode = mode or _mode_set(node)  # the outermost call runs last
+        node = node.func.value
+    return dotted(node), mode
+
+
+def _excused(
+    path: tuple[int, ...],
+    after: tuple[int, int],
+    until: tuple[int, int] | None,
+    grad_paths: list[tuple[tuple[int, ...], tuple[int, int]]],
+) -> bool:
+    """Whether a forward at ``path`` is excused by code that computes gradients on purpose in the same block (or
+    one inside the other), after the ``eval()`` at ``after`` and before the ``train()`` at ``until``: a
+    ``backward()`` in the ``train`` branch or loop says nothing of the ``valid`` one, nor one before the ``eval()``
+    (or after the module is trained again) of the forward in between."""
+    return any(
+        (path[: len(wanted)] == wanted or wanted[: len(path)] == path)
+        and ((at > after and (until is None or at < until)) or not at[0])
+        for wanted, at in grad_paths
+    )
+
+
+def _last_mode(
+    modes: list[tuple[tuple[int, int], str, str]], key: str, position: tuple[int, int]
+) -> tuple[tuple[int, int], str] | None:
+    last = None
+    for at, other, mode in modes:
+        if at >= position:
+            break
+        if other == key:
+            last = (at, mode)
+    return last
+
+
+def _contains(node: ast.AST, target: ast.AST) -> bool:
+    return any(sub is target for sub in ast.walk(node))
+
+
+def _reads_tensor_of(node: ast.AST, held: set[str]) -> bool:
+    """Whether an expression hands on one of ``held`` as a tensor (not through ``.item()``, ``float(...)``)."""
+    if not held:
+        return False
+    stack: list[ast.AST] = [node]
+    while stack:
+        sub = stack.pop()
+        if isinstance(sub, ast.Call):
+            func = sub.func
+            if (isinstance(func, ast.Attribute) and func.attr in _DETACHING) or (
+                isinstance(func, ast.Name) and func.id in _DETACHING
+            ):
+                continue
+        if isinstance(sub, ast.Name) and sub.id in held:
+            return True
+        stack.extend(ast.iter_child_nodes(sub))
+    return False

@@ -1,0 +1,1091 @@
+"""The shared walk of ``gradmode-lint``'s analysis: one pass over a module's tree that hands each node to the rule
+family that looks at it, then asks every family for its decisions at each scope's end.
+
+The walk keeps, for every node, the function it is in (a scope), the grad mode the code around it sets (``with``
+blocks and decorators), whether a test of ``self.training`` guards it, and which loop variables hold parameters; it
+records what several families read (assignments, modules made not to require grad, thread pools, gradients computed
+on purpose). Each family (``dropout.py``, ``modes.py``, ``grad.py``, ``params.py``, ``threads.py``,
+``legacy.py``) is a mixin of :class:`Walk` that provides its abstract methods: what it does at the nodes the walk
+hands it, and what it decides once the whole module is walked. :mod:`gradmode_plugin.lint.analysis` mixes them.
+
+Example:
+    >>> step = ast.parse("def validation_step(self, batch, i):\\n    pass\\n").body[0]
+    >>> scope = Scope(step, None, None, "validation_step", True, FREE)
+    >>> scope.where(), sorted(scope.params)
+    ('`validation_step`', ['batch', 'i', 'self'])
+"""
+
+from __future__ import annotations
+
+import abc
+import ast
+import dataclasses
+import fnmatch
+from collections.abc import Callable, Iterable
+from typing import Final, NamedTuple
+
+from gradmode_plugin.lint import names
+from gradmode_plugin.lint.calls import CallIndex, Def
+from gradmode_plugin.lint.names import ImportTable
+from gradmode_plugin.lint.rules import TEST_QUIET_CODES
+from gradmode_plugin.lint.testcode import is_test_function, is_test_path
+from gradmode_plugin.lint.triggers import ALIASED_WORDS, Triggers
+
+
+@dataclasses.dataclass(frozen=True, order=True)
+class Finding:
+    """One finding: where (``line`` and ``col`` count from 1) and which rule, with a message naming the fix."""
+
+    path: str
+    line: int
+    col: int
+    code: str
+    message: str
+
+
+#: Steps Lightning runs without gradients (the ``*_end`` ones are Lightning 1.x's).
+LIGHTNING_EVAL_STEPS: Final[frozenset[str]] = frozenset(
+    {
+        "validation_step",
+        "test_step",
+        "predict_step",
+        "validation_step_end",
+        "test_step_end",
+        "validation_epoch_end",
+        "test_epoch_end",
+    }
+)
+_EVAL_HOOK_PREFIXES: Final = ("on_validation_", "on_test_", "on_predict_")
+
+
+def is_lightning_evaluation(name: str) -> bool:
+    """Whether a function of this name runs in Lightning's evaluation: a step, or an ``on_validation_*``/
+    ``on_test_*``/``on_predict_*`` hook other than ``on_*_model_train`` (which exists to restore training mode).
+
+    Example:
+        >>> is_lightning_evaluation("on_validation_batch_end"), is_lightning_evaluation("on_validation_model_train")
+        (True, False)
+    """
+    if name in LIGHTNING_EVAL_STEPS:
+        return True
+    return name.startswith(_EVAL_HOOK_PREFIXES) and not name.endswith("_model_train")
+
+
+# Grad mode set around a piece of code.
+FREE: Final = 0  # nothing said: whatever the caller set
+OFF: Final = 1  # no_grad, inference_mode, set_grad_enabled(False)
+ON: Final = 2  # enable_grad, set_grad_enabled(True)
+CHOSEN: Final = 3  # set_grad_enabled(<expression>): chosen on purpose, e.g. `phase == "train"`
+RAISES: Final = 4  # the body of `pytest.raises(...)`: expected to fail, nothing it records outlives it
+
+#: ``torch.nn`` modules without parameters (and those whose parameters are off by default, as ``InstanceNorm``'s
+#: ``affine=False``): applied to a tensor that does not require grad, they record nothing.
+PARAMETER_FREE: Final[frozenset[str]] = frozenset(
+    "torch.nn." + name
+    for name in (
+        "Identity", "ReLU", "ReLU6", "LeakyReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", "Mish", "Sigmoid", "Tanh",
+        "Hardtanh", "Hardswish", "Hardsigmoid", "Softplus", "Softmax", "LogSoftmax", "Softmin", "Dropout",
+        "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "Flatten", "Unflatten",
+        "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
+        "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
+        "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle", "PixelUnshuffle",
+        "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LocalResponseNorm", "ZeroPad2d", "ConstantPad1d",
+        "ConstantPad2d", "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReplicationPad1d",
+        "ReplicationPad2d", "CosineSimilarity", "PairwiseDistance",
+    )
+)  # fmt: skip
+_AFFINE_BY_DEFAULT: Final = frozenset({"torch.nn.InstanceNorm1d", "torch.nn.InstanceNorm2d", "torch.nn.InstanceNorm3d"})
+#: Frameworks whose evaluation steps are not run under ``no_grad`` by their caller (each step sets it itself).
+_STEPS_KEEP_GRAD: Final = ("skorch.",)
+THREAD_POOLS: Final = frozenset(
+    {"concurrent.futures.ThreadPoolExecutor", "multiprocessing.pool.ThreadPool", "multiprocessing.dummy.Pool"}
+)
+_POOL_METHODS: Final = ("submit", "map")
+
+_INPLACE: Final[frozenset[str]] = frozenset(
+    {
+        "add_", "sub_", "mul_", "div_", "true_divide_", "addcmul_", "addcdiv_", "copy_", "zero_", "fill_", "clamp_",
+        "clamp_min_", "clamp_max_", "clip_", "lerp_", "uniform_", "normal_", "pow_", "sqrt_", "neg_", "masked_fill_",
+        "renorm_", "set_", "exp_", "log_", "abs_", "sign_", "index_add_", "scatter_", "scatter_add_",
+    }
+)  # fmt: skip
+FUNCTIONS: Final = (ast.FunctionDef, ast.AsyncFunctionDef)
+COMPREHENSIONS: Final = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
+
+class ClassScope:
+    """A class whose methods are being walked: its methods, and those called only from evaluation code."""
+
+    __slots__ = ("autograd", "derived", "frozen", "init_training", "methods", "name", "pools", "steps_keep_grad")
+
+    def __init__(self, node: ast.ClassDef, eval_functions: tuple[str, ...]) -> None:
+        self.name = node.name
+        self.methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {
+            stmt.name: stmt for stmt in node.body if isinstance(stmt, FUNCTIONS)
+        }
+        #: a custom ``torch.autograd.Function``: its ``backward`` runs in a backward pass, never in evaluation
+        self.autograd = any((dotted(base) or "").endswith("Function") for base in node.bases)
+        #: ``self.x`` attributes whose parameters are made not to require grad somewhere in the class
+        self.frozen: set[str] = set()
+        #: ``self.x`` attributes holding a thread pool
+        self.pools: set[str] = set()
+        #: ``self.x = ... self.training ...`` in ``__init__``: attribute -> the assignment (always the training value)
+        self.init_training: dict[str, ast.AST] = {}
+        #: a subclass of a framework whose steps set grad mode themselves (skorch's ``NeuralNet.validation_step``
+        #: enters ``no_grad`` in its own body): an override that drops it runs with gradients on
+        self.steps_keep_grad = False
+        #: method -> (the evaluation function it is called from, whether that one is Lightning's)
+        self.derived: dict[str, tuple[str, bool]] = {}
+        roots = {
+            name: (name, is_lightning_evaluation(name))
+            for name in self.methods
+            if is_lightning_evaluation(name) or matches(name, eval_functions)
+        }
+        if roots:
+            self._derive(roots)
+
+    def _derive(self, roots: dict[str, tuple[str, bool]]) -> None:
+        """Methods called (as ``self.name(...)``) only from evaluation methods are evaluation code too (a shared
+        ``_eval_step``); dunders and ``forward`` never are."""
+        callers: dict[str, set[str]] = {}
+        for caller, fn in self.methods.items():
+            for node in ast.walk(fn):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == "self"
+                    and node.func.attr in self.methods
+                ):
+                    callers.setdefault(node.func.attr, set()).add(caller)
+        known = dict(roots)
+        changed = True
+        while changed:
+            changed = False
+            for name, calling in callers.items():
+                if name in known or name.startswith("__") or name == "forward" or not calling <= known.keys():
+                    continue
+                origins = [known[caller] for caller in sorted(calling)]
+                known[name] = (origins[0][0], all(lightning for _, lightning in origins))
+                self.derived[name] = known[name]
+                changed = True
+
+
+class Scope:
+    """A function (or the module) being walked, and what the rules decided at its end need from it (the family
+    that reads an attribute is named where only one does)."""
+
+    __slots__ = (
+        "assigned",
+        "cls",
+        "decorator_grad",
+        "def_grad",
+        "default_dropouts",
+        "deferred",
+        "eval_name",
+        "frozen",
+        "full",
+        "functions",
+        "grad_off_statement",
+        "grad_paths",
+        "init_training_dropouts",
+        "leaf_tensors",
+        "lightning",
+        "loop_lines",
+        "mode_calls",
+        "model_calls",
+        "name",
+        "node",
+        "param_free",
+        "param_iterables",
+        "param_sources",
+        "params",
+        "parent",
+        "pending_dropouts",
+        "pools",
+        "reads_grad_mode",
+        "sdpa_calls",
+        "set_grad_statements",
+        "threads",
+        "train_calls",
+        "wants_grad",
+    )
+
+    def __init__(
+        self,
+        node: ast.AST,
+        parent: Scope | None,
+        cls: ClassScope | None,
+        eval_name: str | None,
+        lightning: bool,
+        decorator_grad: int,
+    ) -> None:
+        self.node = node
+        self.name: str = getattr(node, "name", "<module>")
+        self.parent = parent
+        self.cls = cls
+        #: the evaluation function this code is part of (itself, the one it is nested in or called from), if any
+        self.eval_name = eval_name
+        #: whether Lightning runs that function without gradients (a step or hook, not a configured name)
+        self.lightning = lightning
+        self.decorator_grad = decorator_grad
+        self.params: frozenset[str] = parameters(node) if isinstance(node, (*FUNCTIONS, ast.Lambda)) else frozenset()
+        #: name -> [(value, assigned under a test of training, parameter loop variables there)]
+        self.assigned: dict[str, list[tuple[ast.expr, bool, frozenset[str]]]] = {}
+        self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        #: (position, receiver, "eval" | "train") (modes.py)
+        self.mode_calls: list[tuple[tuple[int, int], str, str]] = []
+        self.train_calls: list[tuple[ast.Call, str]] = []
+        #: (call, grad mode there, block path): every call that may run a module's forward (modes.py)
+        self.model_calls: list[tuple[ast.Call, int, tuple[int, ...]]] = []
+        self.sdpa_calls: list[tuple[ast.Call, ast.expr, bool]] = []
+        self.pending_dropouts: list[tuple[ast.Call, str, ast.Name]] = []
+        #: dropouts whose `training` defaults to True, decided at the end: their `p` may be 0 in evaluation
+        self.default_dropouts: list[tuple[ast.Call, str]] = []
+        #: dropouts with `training=self.x`, `self.x` set from `self.training` in `__init__`
+        self.init_training_dropouts: list[tuple[ast.Call, str, ast.expr]] = []
+        #: `torch.set_grad_enabled(...)` statements (grad.py)
+        self.set_grad_statements: list[ast.Call] = []
+        #: (call, worker, how it is started, grad mode there) (threads.py)
+        self.threads: list[tuple[ast.Call, ast.expr, str, int]] = []
+        self.pools: set[str] = set()
+        self.param_iterables: set[str] = set()
+        self.wants_grad = False
+        #: block paths (see `Ctx.path`) where the function computes gradients on purpose (a `backward()`, ...)
+        self.grad_paths: list[tuple[tuple[int, ...], tuple[int, int]]] = []
+        #: the grad mode of the `with` blocks around this function's `def` (a nested function inherits it)
+        self.def_grad = FREE
+        #: names (dotted) whose parameters do not require grad, and modules without parameters
+        self.frozen: set[str] = set()
+        self.param_free: set[str] = set()
+        #: parameter loop variable -> the module (dotted) whose parameters it walks
+        self.param_sources: dict[str, str] = {}
+        #: tensors created here with `requires_grad=True` (leaves a hand-written SGD step updates)
+        self.leaf_tensors: set[str] = set()
+        #: the lines of the loops in the function (block paths name loops and branches by their line)
+        self.loop_lines: set[int] = set()
+        #: findings that need the function to run with gradients on: decided at the end, once the grad mode its
+        #: callers set is known: (node, code, message, the module whose parameters it updates) (params.py)
+        self.deferred: list[tuple[ast.AST, str, str, str | None]] = []
+        self.grad_off_statement = False
+        #: every statement is walked (the function calls `.eval()`: any call in it may be the model's)
+        self.full = False
+        #: the function reads `torch.is_grad_enabled()`: it saves the mode (grad.py)
+        self.reads_grad_mode = False
+
+    def where(self) -> str:
+        """Where this code runs in evaluation, for messages: "`validation_step`" or "`_shared` (called from ...)"."""
+        if self.eval_name is None or self.eval_name == self.name:
+            return f"`{self.name}`"
+        return f"`{self.name}` (part of `{self.eval_name}`)"
+
+
+class Ctx(NamedTuple):
+    """What holds at a node: its scope, the grad mode around it, whether ``allow_grad`` sanctions gradients there,
+    whether a test of training guards it, which names are parameter loop variables, the class being defined, and
+    the block path: the branches and loop bodies it is in (a ``backward()`` in the ``train`` branch says nothing of
+    the ``valid`` branch)."""
+
+    scope: Scope
+    grad: int
+    allow: bool
+    training: bool
+    param_vars: frozenset[str]
+    cls: ClassScope | None
+    path: tuple[int, ...] = ()
+
+
+#: What a handler of the walk is given besides the node: the stack of nodes still to walk.
+Stack = list[tuple[ast.AST, Ctx]]
+
+
+def matches(name: str, patterns: Iterable[str]) -> bool:
+    """Whether a name matches one of the glob patterns (``eval-functions``, ``predict_*``)."""
+    return any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns)
+
+
+def parameters(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> frozenset[str]:
+    """The names of every parameter of a function or lambda."""
+    args = node.args
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    return frozenset(arg.arg for arg in every if arg is not None)
+
+
+def dotted(node: ast.expr) -> str | None:
+    """``self.model`` for a chain of names and attributes, else None."""
+    parts = names.dotted_parts(node)
+    return ".".join(parts) if parts is not None else None
+
+
+def mentions_training(node: ast.expr) -> bool:
+    """Whether an expression reads the training flag (``self.training``, a ``training``/``is_train`` argument)."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Attribute) and "train" in sub.attr.lower():
+            return True
+        if isinstance(sub, ast.Name) and "train" in sub.id.lower():
+            return True
+    return False
+
+
+def argument(call: ast.Call, keyword: str, position: int) -> ast.expr | None:
+    """The argument passed as ``keyword`` or at ``position`` (not after a ``*args``), else None."""
+    for kw in call.keywords:
+        if kw.arg == keyword:
+            return kw.value
+    if len(call.args) > position and not any(isinstance(arg, ast.Starred) for arg in call.args[: position + 1]):
+        return call.args[position]
+    return None
+
+
+def is_true(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Constant) and node.value is True
+
+
+def is_false(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Constant) and node.value is False
+
+
+def written(node: ast.expr) -> str:
+    """An expression as the source writes it, for messages."""
+    return ast.unparse(node)
+
+
+_COMPOUND: Final = (
+    ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While,
+    ast.If, ast.Try, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()), ast.Match,
+)  # fmt: skip
+_SKIPPED_FIELDS: Final = frozenset({"ctx", "type_comment"})
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    """The child nodes, in source order, less expression contexts (``Load``/``Store``): faster than
+    ``ast.iter_child_nodes``."""
+    kind = type(node)
+    fields = _FIELDS.get(kind)
+    if fields is None:
+        fields = _FIELDS[kind] = tuple(name for name in kind._fields if name not in _SKIPPED_FIELDS)
+    children: list[ast.AST] = []
+    for name in fields:
+        value = getattr(node, name, None)
+        if isinstance(value, list):
+            children.extend(item for item in value if isinstance(item, ast.AST))
+        elif isinstance(value, ast.AST):
+            children.append(value)
+    return children
+
+
+class Walk(abc.ABC):
+    """One walk over a module's tree, then the decisions at every scope's end. The abstract methods are the rule
+    families': each is named with the family module that provides it."""
+
+    def __init__(
+        self,
+        tree: ast.Module,
+        source: bytes,
+        triggers: Triggers,
+        path: str,
+        eval_functions: tuple[str, ...],
+        tests: bool = False,
+        whole: bool = False,
+    ) -> None:
+        self.tree = tree
+        self.source = source
+        self.whole = whole
+        self.path = path
+        #: test code is not checked for the rules whose bug only costs the test (`TEST_QUIET_CODES`)
+        self.quiet_tests = not tests
+        self.test_file = is_test_path(path)
+        self._index: CallIndex | None = None
+        self.eval_functions = eval_functions
+        self.imports = ImportTable()
+        self.imports.bound_in(tree)
+        aliases = self.imports.aliases(ALIASED_WORDS)
+        self.lines = triggers if not aliases else Triggers(source, aliases)
+        self.findings: list[Finding] = []
+        self.module = Scope(tree, None, None, None, False, FREE)
+        self.scopes: list[Scope] = [self.module]
+        #: a module that puts something in `eval()` is walked whole: the model may be run in any function
+        self.all_full = self.lines.any_eval()
+        #: and one that names threads: a pool's `submit`/`map` names no trigger word
+        self.walk_all = self.all_full or b"Thread" in source
+        self.module.full = self.walk_all
+
+    # -- results -------------------------------------------------------------------------------------------------
+
+    def report(self, node: ast.AST, code: str, message: str, scope: Scope | None = None) -> None:
+        if code in TEST_QUIET_CODES and self.quiet_tests and (self.test_file or _in_test(scope)):
+            return  # a graph recorded in a test costs that test alone
+        self.findings.append(Finding(self.path, node.lineno, node.col_offset + 1, code, message))  # type: ignore[attr-defined]
+
+    def run(self) -> list[Finding]:
+        ctx = Ctx(self.module, FREE, False, False, frozenset(), None)
+        self._walk(self.tree.body, ctx)
+        for scope in self.scopes:
+            self._decide_dropouts(scope)
+            self._decide_modes(scope)
+            self._decide_grad(scope)
+            self._decide_params(scope)
+            self._decide_threads(scope)
+        self._decide_classes()
+        return sorted(set(self.findings))
+
+    # -- what the families do where the walk finds their nodes, and decide at a scope's end ----------------------
+
+    @abc.abstractmethod
+    def _dropout_call(self, call: ast.Call, qualname: str, ctx: Ctx) -> None:
+        """dropout.py: a call of a dropout function or of ``scaled_dot_product_attention``."""
+
+    @abc.abstractmethod
+    def _decide_dropouts(self, scope: Scope) -> None:
+        """dropout.py: the dropouts of a scope that need the whole module (GM101, GM102, GM104)."""
+
+    @abc.abstractmethod
+    def _mode_statement(self, node: ast.Expr, call: ast.Call, scope: Scope) -> None:
+        """modes.py: a call as a statement (``model.eval()``)."""
+
+    @abc.abstractmethod
+    def _mode_assignment(self, node: ast.Assign | ast.AnnAssign, name: str, value: ast.Call, scope: Scope) -> None:
+        """modes.py: a call assigned to a name (``model = build().eval()``)."""
+
+    @abc.abstractmethod
+    def _train_call(self, call: ast.Call, key: str, scope: Scope) -> None:
+        """modes.py: ``key.train(...)``."""
+
+    @abc.abstractmethod
+    def _decide_modes(self, scope: Scope) -> None:
+        """modes.py: ``.train()`` in evaluation (GM201), a forward after ``.eval()`` with gradients on (GM501)."""
+
+    @abc.abstractmethod
+    def _decide_classes(self) -> None:
+        """modes.py: a module put in ``eval()`` in one method and run in another (GM501), once every scope is
+        decided."""
+
+    @abc.abstractmethod
+    def _enable_grad_decorator(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> None:
+        """grad.py: a function decorated to run with gradients on."""
+
+    @abc.abstractmethod
+    def _enable_grad_block(self, context: ast.expr, scope: Scope) -> None:
+        """grad.py: a ``with`` that turns gradients on in evaluation code, outside ``allow_grad``."""
+
+    @abc.abstractmethod
+    def _backward(self, call: ast.Call, ctx: Ctx) -> None:
+        """grad.py: a ``backward()`` call."""
+
+    @abc.abstractmethod
+    def _decide_grad(self, scope: Scope) -> None:
+        """grad.py: the ``torch.set_grad_enabled(...)`` statements of a scope (GM401)."""
+
+    @abc.abstractmethod
+    def _augassign(self, node: ast.AugAssign, ctx: Ctx, stack: Stack) -> bool:
+        """params.py: an augmented assignment (``p -= lr * p.grad``), a handler of the walk."""
+
+    @abc.abstractmethod
+    def _parameter_rebound(self, node: ast.Assign | ast.AnnAssign, name: str, value: ast.expr, ctx: Ctx) -> None:
+        """params.py: a parameter loop variable assigned."""
+
+    @abc.abstractmethod
+    def _grad_scaling(self, call: ast.Call, receiver: ast.expr, ctx: Ctx) -> None:
+        """params.py: an in-place method of a parameter's ``.grad``."""
+
+    @abc.abstractmethod
+    def _inplace_call(self, call: ast.Call, receiver: ast.expr, ctx: Ctx) -> None:
+        """params.py: an in-place method (``add_``, ``copy_``, ...) of anything else."""
+
+    @abc.abstractmethod
+    def _decide_params(self, scope: Scope) -> None:
+        """params.py: the parameter updates of a scope, where it runs with gradients on (GM701, GM702, GM703)."""
+
+    @abc.abstractmethod
+    def _thread_call(self, call: ast.Call, ctx: Ctx) -> None:
+        """threads.py: ``threading.Thread(...)``."""
+
+    @abc.abstractmethod
+    def _pool_call(self, call: ast.Call, func: ast.Attribute, ctx: Ctx) -> bool:
+        """threads.py: ``x.submit(...)``/``x.map(...)``; whether ``x`` is a thread pool."""
+
+    @abc.abstractmethod
+    def _decide_threads(self, scope: Scope) -> None:
+        """threads.py: the threads a scope starts (GM801)."""
+
+    @abc.abstractmethod
+    def _variable_call(self, call: ast.Call) -> None:
+        """legacy.py: ``torch.autograd.Variable(...)``."""
+
+    # -- calls within the module ---------------------------------------------------------------------------------
+
+    def index(self) -> CallIndex:
+        """The module's calls (the whole module, parsed again if only a part was), built once when asked."""
+        if self._index is None:
+            tree = self.tree if self.whole else ast.parse(self.source, filename=self.path)
+            self._index = CallIndex(tree, self._grad_of)
+        return self._index
+
+    def _definition(self, scope: Scope) -> Def | None:
+        node = scope.node
+        if not isinstance(node, FUNCTIONS):
+            return None
+        return self.index().find(node.lineno, node.name)
+
+    def effective_grad(self, scope: Scope) -> int:
+        """The grad mode a function runs in: its decorator's, else the one its ``def`` is nested in, else off where
+        the module calls it only under ``no_grad``/``inference_mode``."""
+        if scope.decorator_grad != FREE or scope is self.module:
+            return scope.decorator_grad
+        if scope.def_grad != FREE:
+            return scope.def_grad
+        return self.index().effective(self._definition(scope))
+
+    def _frozen(self, key: str | None, scope: Scope) -> bool:
+        """Whether nothing of ``key`` requires grad: made ``requires_grad_(False)`` (or a copy of one that is) here,
+        in a function around, at module level, or anywhere in the class for ``self.x``; or a module without
+        parameters."""
+        if key is None:
+            return False
+        where: Scope | None = scope
+        while where is not None:
+            if key in where.frozen or key in where.param_free:
+                return True
+            where = where.parent
+        return scope.cls is not None and key in scope.cls.frozen
+
+    # -- the walk ------------------------------------------------------------------------------------------------
+
+    def _walk(self, body: list[ast.stmt], ctx: Ctx) -> None:
+        stack: Stack = []
+        self._push_body(stack, body, ctx)
+        handlers = {
+            ast.Call: self._call,
+            ast.With: self._with,
+            ast.AsyncWith: self._with,
+            ast.If: self._if,
+            ast.IfExp: self._ifexp,
+            ast.For: self._for,
+            ast.AsyncFor: self._for,
+            ast.While: self._while,
+            ast.FunctionDef: self._function,
+            ast.AsyncFunctionDef: self._function,
+            ast.ClassDef: self._class,
+            ast.Assign: self._assign,
+            ast.AnnAssign: self._assign,
+            ast.AugAssign: self._augassign,
+            ast.Expr: self._expr,
+            ast.Import: self._import,
+            ast.ImportFrom: self._import,
+            ast.ListComp: self._comprehension,
+            ast.SetComp: self._comprehension,
+            ast.GeneratorExp: self._comprehension,
+            ast.DictComp: self._comprehension,
+        }
+        lines = self.lines
+        while stack:
+            node, ctx = stack.pop()
+            kind = type(node)
+            if (
+                isinstance(node, ast.stmt)
+                and kind not in _COMPOUND
+                and not (ctx.scope.full or ctx.param_vars or ctx.scope.pools)
+                and not lines.in_lines(node.lineno, node.end_lineno or node.lineno)
+            ):
+                if kind is ast.Assign or kind is ast.AnnAssign:
+                    self._record_assignment(node, ctx)  # type: ignore[arg-type]
+                elif kind is ast.Expr:
+                    self._quiet_expr(node, ctx)  # type: ignore[arg-type]
+                elif kind is ast.Import or kind is ast.ImportFrom:
+                    self._import(node, ctx, stack)  # type: ignore[arg-type]
+                continue
+            handler = handlers.get(kind)
+            if handler is None or handler(node, ctx, stack):
+                children = _children(node)
+                children.reverse()
+                stack.extend((child, ctx) for child in children)
+
+    @staticmethod
+    def _push_body(stack: Stack, body: list[ast.stmt], ctx: Ctx) -> None:
+        """Push a block's statements; after ``if not self.training: return ...`` the rest of it runs in training."""
+        items: Stack = []
+        for stmt in body:
+            items.append((stmt, ctx))
+            if (
+                not ctx.training
+                and isinstance(stmt, ast.If)
+                and stmt.body
+                and isinstance(stmt.body[-1], (ast.Return, ast.Raise))
+                and mentions_training(stmt.test)
+            ):
+                ctx = ctx._replace(training=True)
+        items.reverse()
+        stack.extend(items)
+
+    # Each handler returns whether the walk should go on into all the node's children itself.
+
+    def _import(self, node: ast.Import | ast.ImportFrom, ctx: Ctx, stack: Stack) -> bool:
+        self.imports.add(node)
+        if any(alias.asname for alias in node.names) and ctx.scope is not self.module:
+            ctx.scope.full = True  # an alias bound here is not among the module's trigger words
+        return False
+
+    def _expr(self, node: ast.Expr, ctx: Ctx, stack: Stack) -> bool:
+        call = node.value
+        if isinstance(call, ast.Call):
+            if self.imports.qualname(call.func) == names.SET_GRAD_ENABLED:
+                ctx.scope.set_grad_statements.append(call)
+                if call.args and isinstance(call.args[0], ast.Constant) and call.args[0].value is False:
+                    ctx.scope.grad_off_statement = True
+            self._mode_statement(node, call, ctx.scope)
+        return True
+
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, ctx: Ctx, stack: Stack) -> bool:
+        parent = ctx.scope
+        decorator_grad = FREE
+        for decorator in node.decorator_list:
+            decorator_grad = self._grad_of(decorator, as_decorator=True) or decorator_grad
+        if ctx.cls is not None and node.name in ctx.cls.derived:
+            eval_name, lightning = ctx.cls.derived[node.name]
+        elif is_lightning_evaluation(node.name) and not (
+            self.test_file and ctx.cls is not None and ctx.cls.name.startswith("Test")
+        ):  # a test class's `test_step` tests a `step`
+            eval_name, lightning = node.name, not (ctx.cls is not None and ctx.cls.steps_keep_grad)
+        elif matches(node.name, self.eval_functions):
+            eval_name, lightning = node.name, False
+        else:
+            eval_name, lightning = parent.eval_name, parent.lightning
+        cls = ctx.cls if ctx.cls is not None else parent.cls
+        scope = Scope(node, parent, cls, eval_name, lightning, decorator_grad)
+        self.scopes.append(scope)
+        scope.full = self.walk_all or self.lines.eval_in_lines(node.lineno, node.end_lineno or node.lineno)
+        scope.def_grad = ctx.grad if ctx.grad in (OFF, ON) else FREE
+        if parent is not self.module and scope.def_grad == FREE and parent.decorator_grad in (OFF, ON):
+            scope.def_grad = parent.decorator_grad  # a nested function runs where its enclosing one does
+        if ctx.cls is None:
+            parent.functions[node.name] = node
+        if decorator_grad == ON:
+            self._enable_grad_decorator(node, scope)
+        # a custom autograd Function's backward runs in a backward pass: gradients on, never evaluation code
+        backward_pass = ctx.cls is not None and ctx.cls.autograd and node.name in ("backward", "jvp", "vjp")
+        if backward_pass:
+            scope.wants_grad = True
+            scope.grad_paths.append(((), (0, 0)))
+        body_ctx = Ctx(scope, decorator_grad, False, backward_pass, frozenset(), None)
+        self._push_body(stack, node.body, body_ctx)
+        stack.extend((item, ctx) for item in reversed(node.decorator_list))
+        return False
+
+    def _class(self, node: ast.ClassDef, ctx: Ctx, stack: Stack) -> bool:
+        cls = ClassScope(node, self.eval_functions)
+        cls.steps_keep_grad = any(
+            (self.imports.qualname(base) or "").startswith(_STEPS_KEEP_GRAD) for base in node.bases
+        )
+        self._push_body(stack, node.body, ctx._replace(cls=cls))
+        around = [*node.decorator_list, *node.bases, *node.keywords]
+        stack.extend((item, ctx) for item in reversed(around))
+        return False
+
+    def _with(self, node: ast.With | ast.AsyncWith, ctx: Ctx, stack: Stack) -> bool:
+        grad, allow = ctx.grad, ctx.allow
+        for item in node.items:
+            state = self._grad_of(item.context_expr)
+            if state == FREE and self._chosen_by_caller(item.context_expr, ctx.scope):
+                state = CHOSEN
+            if state == FREE and self._expects_raise(item.context_expr):
+                state = RAISES
+            if state == ON and not allow:
+                # gradients turned on for a block: the function expects to run under `no_grad`, and its other
+                # forwards run in whatever mode its caller chose
+                ctx.scope.wants_grad = True
+                ctx.scope.grad_paths.append(((), (0, 0)))
+            if self._is_allow_grad(item.context_expr):
+                allow = True
+            if state == ON and ctx.scope.eval_name is not None and not allow:
+                self._enable_grad_block(item.context_expr, ctx.scope)
+            if state != FREE:
+                grad = state
+            if (
+                isinstance(item.optional_vars, ast.Name)
+                and isinstance(item.context_expr, ast.Call)
+                and self.imports.qualname(item.context_expr.func) in THREAD_POOLS
+            ):
+                ctx.scope.pools.add(item.optional_vars.id)
+        self._push_body(stack, node.body, ctx._replace(grad=grad, allow=allow))
+        for item in reversed(node.items):
+            if item.optional_vars is not None:
+                stack.append((item.optional_vars, ctx))
+            stack.append((item.context_expr, ctx))
+        return False
+
+    def _if(self, node: ast.If, ctx: Ctx, stack: Stack) -> bool:
+        inner = ctx._replace(training=True) if not ctx.training and mentions_training(node.test) else ctx
+        self._push_body(stack, node.orelse, inner._replace(path=(*ctx.path, -node.lineno)))
+        self._push_body(stack, node.body, inner._replace(path=(*ctx.path, node.lineno)))
+        stack.append((node.test, ctx))
+        return False
+
+    def _while(self, node: ast.While, ctx: Ctx, stack: Stack) -> bool:
+        ctx.scope.loop_lines.add(node.lineno)
+        self._push_body(stack, node.orelse, ctx)
+        self._push_body(stack, node.body, ctx._replace(path=(*ctx.path, node.lineno)))
+        stack.append((node.test, ctx))
+        return False
+
+    def _ifexp(self, node: ast.IfExp, ctx: Ctx, stack: Stack) -> bool:
+        inner = ctx._replace(training=True) if not ctx.training and mentions_training(node.test) else ctx
+        stack.extend([(node.orelse, inner), (node.body, inner), (node.test, ctx)])
+        return False
+
+    def _for(self, node: ast.For | ast.AsyncFor, ctx: Ctx, stack: Stack) -> bool:
+        bound = self._parameter_targets(node.target, node.iter, ctx.scope)
+        inner = ctx._replace(param_vars=ctx.param_vars | bound) if bound else ctx
+        if bound:
+            for name, source in _loop_sources(node.target, node.iter).items():
+                if name in bound and source is not None:
+                    ctx.scope.param_sources[name] = source
+        ctx.scope.loop_lines.add(node.lineno)
+        self._push_body(stack, node.orelse, ctx)
+        self._push_body(stack, node.body, inner._replace(path=(*ctx.path, node.lineno)))
+        stack.extend([(node.target, ctx), (node.iter, ctx)])
+        return False
+
+    def _comprehension(self, node: ast.expr, ctx: Ctx, stack: Stack) -> bool:
+        bound: frozenset[str] = frozenset()
+        for generator in node.generators:  # type: ignore[attr-defined]
+            bound |= self._parameter_targets(generator.target, generator.iter, ctx.scope)
+        inner = ctx._replace(param_vars=ctx.param_vars | bound) if bound else ctx
+        stack.extend((child, inner) for child in reversed(list(ast.iter_child_nodes(node))))
+        return False
+
+    def _assign(self, node: ast.Assign | ast.AnnAssign, ctx: Ctx, stack: Stack) -> bool:
+        value = node.value
+        if value is None:
+            return True
+        self._record_assignment(node, ctx)
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        scope = ctx.scope
+        for target in targets:
+            if not isinstance(target, ast.Name):
+                continue
+            name = target.id
+            if isinstance(value, ast.Call):
+                if self._parameter_source(value, scope):
+                    scope.param_iterables.add(name)
+                self._mode_assignment(node, name, value, scope)
+            if name in ctx.param_vars:
+                self._parameter_rebound(node, name, value, ctx)
+        return True
+
+    # -- what an assignment or a statement says ------------------------------------------------------------------
+
+    def _record_assignment(self, node: ast.Assign | ast.AnnAssign, ctx: Ctx) -> None:
+        """Record what a name is assigned (a later ``dropout_p=name`` looks it up), and what the value says of
+        grad: a module made not to require grad, one without parameters, a tensor that requires grad, a pool."""
+        value = node.value
+        if value is None:
+            return
+        scope = ctx.scope
+        for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+            if isinstance(target, ast.Name):
+                scope.assigned.setdefault(target.id, []).append((value, ctx.training, ctx.param_vars))
+                key: str | None = target.id
+            elif isinstance(target, ast.Attribute):
+                key = dotted(target)
+                if (
+                    target.attr == "requires_grad"
+                    and isinstance(target.value, ast.Name)
+                    and isinstance(value, ast.Constant)
+                    and value.value is False
+                ):
+                    self._freeze(scope.param_sources.get(target.value.id), scope)
+                    continue
+                if (
+                    key is not None
+                    and scope.cls is not None
+                    and scope.name == "__init__"
+                    and key.startswith("self.")
+                    and _reads_self_training(value)
+                ):
+                    scope.cls.init_training[key] = node
+            else:
+                continue
+            if key is None or not isinstance(value, ast.Call):
+                continue
+            if self._made_frozen(value, scope):
+                self._freeze(key, scope)
+            qualname = self.imports.qualname(value.func)
+            if qualname in PARAMETER_FREE and not (
+                qualname in _AFFINE_BY_DEFAULT and any(kw.arg == "affine" for kw in value.keywords)
+            ):
+                scope.param_free.add(key)
+            elif qualname in THREAD_POOLS:
+                scope.pools.add(key)
+                if scope.cls is not None and key.startswith("self."):
+                    scope.cls.pools.add(key)
+            if any(kw.arg == "requires_grad" and is_true(kw.value) for kw in value.keywords) or _chain_has(
+                value, "requires_grad_", lambda call: not call.args or is_true(call.args[0])
+            ):
+                scope.leaf_tensors.add(key)
+
+    def _made_frozen(self, value: ast.Call, scope: Scope) -> bool:
+        """``X(...).requires_grad_(False)`` (anywhere in a chain), or ``copy.deepcopy(m)`` of a frozen ``m``."""
+        if _chain_has(value, "requires_grad_", lambda call: bool(call.args) and is_false(call.args[0])):
+            return True
+        node: ast.expr = value
+        while isinstance(node, ast.Call):
+            if (dotted(node.func) or "").endswith("deepcopy") and node.args:
+                return self._frozen(dotted(node.args[0]), scope)
+            if not isinstance(node.func, ast.Attribute):
+                break
+            node = node.func.value
+        return False
+
+    @staticmethod
+    def _freeze(key: str | None, scope: Scope) -> None:
+        if key is None:
+            return
+        scope.frozen.add(key)
+        if scope.cls is not None and key.startswith("self."):
+            scope.cls.frozen.add(key)
+
+    def _quiet_expr(self, node: ast.Expr, ctx: Ctx) -> None:
+        """A statement with no trigger word: only ``m.requires_grad_(False)`` matters."""
+        value = node.value
+        if isinstance(value, ast.Call) and _chain_has(
+            value, "requires_grad_", lambda call: bool(call.args) and is_false(call.args[0])
+        ):
+            self._freeze(_chain_base(value), ctx.scope)
+
+    def _wants_grad(self, ctx: Ctx, node: ast.expr) -> None:
+        """The code at ``ctx`` computes gradients on purpose: evaluation-without-no_grad says nothing of its
+        block (nor of the blocks around and inside it)."""
+        ctx.scope.wants_grad = True
+        end = (node.end_lineno or node.lineno, node.end_col_offset or node.col_offset)
+        ctx.scope.grad_paths.append((ctx.path, end))  # where it ends: `autograd.grad(model(x), x)` is after the call
+
+    @staticmethod
+    def _leaf_tensor(name: str, scope: Scope) -> bool:
+        where: Scope | None = scope
+        while where is not None:
+            if name in where.leaf_tensors:
+                return True
+            where = where.parent
+        return False
+
+    # -- calls ---------------------------------------------------------------------------------------------------
+
+    def _call(self, call: ast.Call, ctx: Ctx, stack: Stack) -> bool:
+        func = call.func
+        scope = ctx.scope
+        qualname = self.imports.qualname(func)
+        if qualname is not None:
+            self._qualified_call(call, qualname, ctx)
+        if isinstance(func, ast.Attribute) and qualname is None:
+            self._method_call(call, func, ctx)
+        elif isinstance(func, ast.Name) and not self.imports.is_import(func.id):
+            scope.model_calls.append((call, ctx.grad, ctx.path))
+        if any(kw.arg == "requires_grad" and is_true(kw.value) for kw in call.keywords):
+            self._wants_grad(ctx, call)
+        return True
+
+    def _qualified_call(self, call: ast.Call, qualname: str, ctx: Ctx) -> None:
+        if qualname in names.DROPOUT_FUNCTIONAL or qualname in names.DROPOUT_TORCH or qualname == names.SDPA:
+            self._dropout_call(call, qualname, ctx)
+        elif qualname == names.VARIABLE:
+            self._variable_call(call)
+        elif qualname in names.AUTOGRAD_BACKWARD:
+            self._backward(call, ctx)
+        elif qualname in names.AUTOGRAD_GRAD:
+            self._wants_grad(ctx, call)
+        elif qualname == names.IS_GRAD_ENABLED:
+            ctx.scope.reads_grad_mode = True
+        elif qualname == names.THREAD:
+            self._thread_call(call, ctx)
+
+    def _method_call(self, call: ast.Call, func: ast.Attribute, ctx: Ctx) -> None:
+        scope = ctx.scope
+        attr = func.attr
+        receiver = func.value
+        if attr in ("backward", "manual_backward"):
+            self._backward(call, ctx)
+            return
+        if attr == "requires_grad_":
+            if not call.args or is_true(call.args[0]):
+                self._wants_grad(ctx, call)
+            elif is_false(call.args[0]):
+                base = _chain_base(receiver)
+                self._freeze(scope.param_sources.get(base, base) if base else None, scope)
+            return
+        if attr == "detach_" and isinstance(receiver, ast.Name) and receiver.id in ctx.param_vars:
+            self._freeze(scope.param_sources.get(receiver.id), scope)  # `for p in m.parameters(): p.detach_()`
+            return
+        if attr in _INPLACE and self._is_grad_of_parameter(receiver, ctx):
+            self._grad_scaling(call, receiver, ctx)
+            return
+        if attr in _POOL_METHODS and call.args and self._pool_call(call, func, ctx):
+            return
+        key = dotted(receiver)
+        if key is None or (isinstance(receiver, ast.Name) and self.imports.is_import(receiver.id)):
+            return
+        if attr == "train":
+            self._train_call(call, key, scope)
+        elif attr in _INPLACE:
+            self._inplace_call(call, receiver, ctx)
+        # `self.model(x)` calls the attribute `model`; `m.forward(x)` calls `m`: both may be a module's forward.
+        scope.model_calls.append((call, ctx.grad, ctx.path))
+
+    # -- what an expression is -----------------------------------------------------------------------------------
+
+    def _grad_of(self, node: ast.expr, as_decorator: bool = False) -> int:
+        """The grad mode a context manager (or decorator) sets."""
+        call = node if isinstance(node, ast.Call) else None
+        target = call.func if call is not None else node
+        if call is None and not as_decorator:
+            return FREE
+        qualname = self.imports.qualname(target)
+        if qualname is None or not qualname.startswith(("torch.", "gradmode_plugin.")):
+            # a project's own wrapper, named for what it does (yolov5's `smart_inference_mode`)
+            name = (qualname or dotted(target) or "").rpartition(".")[2]
+            return OFF if "no_grad" in name or "inference_mode" in name else FREE
+        if qualname in names.NO_GRAD_CONTEXTS:
+            return OFF
+        if qualname == names.INFERENCE_MODE:
+            mode = argument(call, "mode", 0) if call is not None else None
+            return FREE if isinstance(mode, ast.Constant) and mode.value is False else OFF
+        if qualname == names.ENABLE_GRAD:
+            return ON
+        if qualname == names.SET_GRAD_ENABLED and call is not None:
+            mode = argument(call, "mode", 0)
+            if isinstance(mode, ast.Constant):
+                return ON if mode.value else OFF
+            return CHOSEN
+        return FREE
+
+    @staticmethod
+    def _chosen_by_caller(node: ast.expr, scope: Scope) -> bool:
+        """``with context():`` where ``context`` is an argument (of this function or one around it), or a variable
+        assigned there (``context = torch.no_grad if ... else torch.inference_mode``): chosen elsewhere, unknown
+        here, so not reported."""
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+            return False
+        where: Scope | None = scope
+        while where is not None:
+            if node.func.id in where.params or node.func.id in where.assigned:
+                return True
+            where = where.parent
+        return False
+
+    def _expects_raise(self, node: ast.expr) -> bool:
+        if not isinstance(node, ast.Call):
+            return False
+        qualname = self.imports.qualname(node.func) or dotted(node.func) or ""
+        return qualname in ("pytest.raises", "self.assertRaises", "self.assertRaisesRegex")
+
+    def _is_allow_grad(self, node: ast.expr) -> bool:
+        if not isinstance(node, ast.Call):
+            return False
+        qualname = self.imports.qualname(node.func)
+        return qualname == names.ALLOW_GRAD or (qualname is None and dotted(node.func) == "allow_grad")
+
+    def _parameter_source(self, node: ast.expr, scope: Scope) -> bool:
+        """Whether iterating ``node`` gives parameters: ``m.parameters()``, ``group["params"]``, ``list(...)`` of
+        those, a name bound to one, or a list of tensors that require grad."""
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr == "parameters":
+                return True
+            if isinstance(func, ast.Name) and func.id in ("list", "tuple", "filter") and node.args:
+                return self._parameter_source(node.args[-1], scope)
+            return False
+        if isinstance(node, ast.Subscript):
+            index = node.slice
+            return isinstance(index, ast.Constant) and index.value == "params"
+        if isinstance(node, (ast.List, ast.Tuple)):  # `for p in [w, b]`, tensors made with `requires_grad=True`
+            return bool(node.elts) and all(
+                isinstance(elt, ast.Name) and self._leaf_tensor(elt.id, scope) for elt in node.elts
+            )
+        return isinstance(node, ast.Name) and node.id in scope.param_iterables
+
+    def _parameter_targets(self, target: ast.expr, iterable: ast.expr, scope: Scope) -> frozenset[str]:
+        """The loop variables that hold parameters in ``for target in iterable``."""
+        if isinstance(target, ast.Name):
+            return frozenset({target.id}) if self._parameter_source(iterable, scope) else frozenset()
+        if not isinstance(target, ast.Tuple) or not isinstance(iterable, ast.Call):
+            return frozenset()
+        func = iterable.func
+        elts = target.elts
+        if isinstance(func, ast.Attribute) and func.attr == "named_parameters" and len(elts) == 2:
+            return self._parameter_targets(elts[1], ast.Call(ast.Attribute(func.value, "parameters"), [], []), scope)
+        if isinstance(func, ast.Name) and func.id == "enumerate" and len(elts) == 2 and iterable.args:
+            return self._parameter_targets(elts[1], iterable.args[0], scope)
+        if isinstance(func, ast.Name) and func.id == "zip" and len(elts) == len(iterable.args):
+            bound: frozenset[str] = frozenset()
+            for elt, arg in zip(elts, iterable.args):
+                bound |= self._parameter_targets(elt, arg, scope)
+            return bound
+        return frozenset()
+
+    @staticmethod
+    def _is_grad_of_parameter(node: ast.expr, ctx: Ctx) -> bool:
+        return (
+            isinstance(node, ast.Attribute)
+            and node.attr == "grad"
+            and isinstance(node.value, ast.Name)
+            and node.value.id in ctx.param_vars
+        )
+
+
+def _in_test(scope: Scope | None) -> bool:
+    """Whether code is in a test function (``test_*``), or a function nested in one."""
+    while scope is not None:
+        if is_test_function(scope.name):
+            return True
+        scope = scope.parent
+    return False
+
+
+def _reads_self_training(node: ast.expr) -> bool:
+    return any(
+        isinstance(sub, ast.Attribute)
+        and sub.attr == "training"
+        and isinstance(sub.value, ast.Name)
+        and sub.value.id == "self"
+        for sub in ast.walk(node)
+    )
+
+
+def _chain_has(node: ast.expr, attr: str, check: Callable[[ast.Call], bool]) -> bool:
+    """Whether a chain of calls (``m.eval().requires_grad_(False).to(d)``) has a call of ``attr`` passing
+    ``check``."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr == attr and check(node):
+            return True
+        node = node.func.value
+    return False
+
+
+def _chain_base(node: ast.expr) -> str | None:
+    """The module a chain of calls starts from: ``m`` for ``m.named_parameters()``, ``self.m`` for
+    ``self.m.eval().requires_grad_(False)``."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        node = node.func.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:  # `list(m.parameters())`
+        return _chain_base(node.args[-1])
+    return dotted(node)
+
+
+def _loop_sources(target: ast.expr, iterable: ast.expr) -> dict[str, str | None]:
+    """Loop variable -> the module whose parameters it walks: ``for p_ema, p in zip(ema.parameters(),
+    model.parameters())`` gives ``{"p_ema": "ema", "p": "model"}``."""
+    if isinstance(target, ast.Name):
+        return {target.id: _chain_base(iterable)}
+    if not isinstance(target, ast.Tuple) or not isinstance(iterable, ast.Call):
+        return {}
+    func = iterable.func
+    if isinstance(func, ast.Name) and func.id == "zip":
+        found: dict[str, str | None] = {}
+        for elt, arg in zip(target.elts, iterable.args):
+            found.update(_loop_sources(elt, arg))
+        return found
+    if isinstance(func, ast.Name) and func.id == "enumerate" and len(target.elts) == 2 and iterable.args:
+        return _loop_sources(target.elts[1], iterable.args[0])
+    if isinstance(func, ast.Attribute) and func.attr == "named_parameters" and len(target.elts) == 2:
+        return _loop_sources(target.elts[1], func.value)
+    return {}
