@@ -94,17 +94,24 @@ def callback_bases() -> tuple[type, ...]:
     return tuple(bases)
 
 
+def _namespace(trainer: Any) -> str:
+    """``lightning.pytorch`` or ``pytorch_lightning``: the namespace of ``trainer``'s Trainer class (trainer/trainer.py),
+    also for a subclass of it defined elsewhere."""
+    for cls in type(trainer).__mro__:
+        if cls.__name__ == "Trainer" and cls.__module__.endswith(".trainer.trainer"):
+            return cls.__module__.removesuffix(".trainer.trainer")
+    return "pytorch_lightning"
+
+
 def lightning_version(trainer: Any) -> str:
     """``lightning 2.6.6`` for the namespace ``trainer`` comes from."""
-    package = type(trainer).__module__.split(".")[0]
+    package = _namespace(trainer).split(".")[0]
     return f"{package} {getattr(sys.modules.get(package), '__version__', '?')}"
 
 
 def rank_zero_warn(trainer: Any, message: str) -> None:
     """A warning from rank zero only, through the trainer's namespace (utilities/rank_zero.py)."""
-    package = type(trainer).__module__.split(".")[0]
-    module = "lightning.pytorch.utilities" if package == "lightning" else "pytorch_lightning.utilities"
-    importlib.import_module(module).rank_zero_warn(message, stacklevel=2)
+    importlib.import_module(f"{_namespace(trainer)}.utilities").rank_zero_warn(message, stacklevel=2)
 
 
 def callbacks_of_trainer_being_built(limit: int = 8) -> list[Any] | None:
@@ -183,7 +190,7 @@ def require_support(trainer: Any) -> None:
     for name in ("_clip_gradients", "clip_gradients"):
         if not callable(getattr(trainer.precision_plugin, name, None)):
             missing.append(f"{type(trainer.precision_plugin).__name__}.{name} (plugins/precision/precision.py)")
-    if not _skips_hooks_that_are_none(type(trainer).__module__.rpartition(".")[0]):
+    if not _skips_hooks_that_are_none(_namespace(trainer)):
         missing.append("_call_callback_hooks skipping a hook that is None (trainer/call.py)")
     if missing:
         raise UnsupportedLightningError(
@@ -194,10 +201,10 @@ def require_support(trainer: Any) -> None:
 
 
 @functools.cache
-def _skips_hooks_that_are_none(trainer_package: str) -> bool:
-    """Whether ``<trainer_package>.call._call_callback_hooks`` calls a hook only when it is callable (read from its
+def _skips_hooks_that_are_none(namespace: str) -> bool:
+    """Whether ``<namespace>.trainer.call._call_callback_hooks`` calls a hook only when it is callable (read from its
     source; where no source is installed, the Lightning versions of :data:`SUPPORTED` all do)."""
-    dispatch = getattr(sys.modules.get(f"{trainer_package}.call"), "_call_callback_hooks", None)
+    dispatch = getattr(sys.modules.get(f"{namespace}.trainer.call"), "_call_callback_hooks", None)
     if dispatch is None:
         return False
     try:

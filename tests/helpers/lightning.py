@@ -60,8 +60,9 @@ def make_loader(n: int = 32, batch_size: int = 8, seed: int = 0) -> DataLoader:
     return DataLoader(data, batch_size=batch_size)
 
 
-def quiet_trainer(root: Any, **kwargs: Any) -> pl.Trainer:
-    """A one-device CPU Trainer without logger, checkpoints, progress bar or summary; ``kwargs`` override."""
+def quiet_trainer(root: Any, trainer_class: type[pl.Trainer] = pl.Trainer, **kwargs: Any) -> pl.Trainer:
+    """A one-device CPU Trainer (or ``trainer_class``) without logger, checkpoints, progress bar or summary;
+    ``kwargs`` override."""
     options: dict[str, Any] = dict(
         accelerator="cpu",
         devices=1,
@@ -73,7 +74,7 @@ def quiet_trainer(root: Any, **kwargs: Any) -> pl.Trainer:
         default_root_dir=str(root),
     )
     options.update(kwargs)
-    return pl.Trainer(**options)
+    return trainer_class(**options)
 
 
 def assert_same_weights(a: nn.Module, b: nn.Module) -> None:

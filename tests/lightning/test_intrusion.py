@@ -446,6 +446,22 @@ def test_a_lightning_that_calls_every_hook_is_refused(make_trainer: Any, monkeyp
         _internals._skips_hooks_that_are_none.cache_clear()
 
 
+class UsersTrainer(pl.Trainer):
+    """A Trainer subclass in the user's own module (Lightning's own suite has one: test_trainer_subclassing)."""
+
+
+@pytest.mark.parametrize("entry", ["validate", "fit"])
+def test_a_trainer_subclass_in_the_users_module_is_guarded(make_trainer: Any, entry: str) -> None:
+    guard = GradModeGuard()
+    trainer = make_trainer(trainer_class=UsersTrainer, callbacks=[guard], num_sanity_val_steps=0)
+    if entry == "fit":
+        trainer.fit(ToyModule(), make_loader(), make_loader())
+    else:
+        trainer.validate(ToyModule(), make_loader())
+    assert guard.report.stage("validation").batches == 4 and guard.report.total == 0
+    assert _internals.lightning_version(trainer) == f"pytorch_lightning {pl.__version__}"
+
+
 def test_stage_the_guard_did_not_enter_is_a_clear_error(make_trainer: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     # As if Lightning stopped calling the loop's run(): the guard's wrapper is never entered.
     monkeypatch.setattr(_internals, "evaluation_loops", lambda trainer: [trainer.predict_loop])
