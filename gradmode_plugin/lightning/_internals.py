@@ -95,8 +95,8 @@ def callback_bases() -> tuple[type, ...]:
 
 
 def _namespace(trainer: Any) -> str:
-    """``lightning.pytorch`` or ``pytorch_lightning``: the namespace of ``trainer``'s Trainer class (trainer/trainer.py),
-    also for a subclass of it defined elsewhere."""
+    """``lightning.pytorch`` or ``pytorch_lightning``: the namespace of ``trainer``'s Trainer class
+    (trainer/trainer.py), also for a subclass of it defined elsewhere."""
     for cls in type(trainer).__mro__:
         if cls.__name__ == "Trainer" and cls.__module__.endswith(".trainer.trainer"):
             return cls.__module__.removesuffix(".trainer.trainer")
