@@ -18,8 +18,10 @@ import ast
 from collections.abc import Callable
 from typing import Final
 
-_FREE: Final = 0
-_OFF: Final = 1
+# Grad mode set around a piece of code (gradmode_plugin.lint.walk has the full list).
+FREE: Final = 0  # nothing said: whatever the caller set
+OFF: Final = 1  # no_grad, inference_mode, set_grad_enabled(False)
+ON: Final = 2  # enable_grad, set_grad_enabled(True)
 _FUNCTIONS: Final = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 #: How a call names its callee: ("fn", name), ("self", class, method) or ("attr", method) for ``obj.method(...)``.
@@ -63,7 +65,7 @@ class CallIndex:
         self.sites: dict[CalleeKey, list[tuple[Def | None, int, ast.Call | None]]] = {}
         self.main_guard = False
         self._effective: dict[int, int] = {}
-        self._visit_body(tree.body, None, None, None, _FREE)
+        self._visit_body(tree.body, None, None, None, FREE)
 
     # -- the walk ------------------------------------------------------------------------------------------------
 
@@ -75,7 +77,7 @@ class CallIndex:
 
     def _visit(self, node: ast.AST, cur: Def | None, cls: str | None, self_cls: str | None, grad: int) -> None:
         if isinstance(node, _FUNCTIONS):
-            decorator = _FREE
+            decorator = FREE
             for dec in node.decorator_list:
                 decorator = self._grad_of(dec, True) or decorator
             definition = Def(node, cls, cur, decorator, grad)
@@ -84,7 +86,7 @@ class CallIndex:
             for arg in node.args.defaults + node.args.kw_defaults:
                 if arg is not None:
                     self._visit(arg, cur, None, self_cls, grad)
-            self._visit_body(node.body, definition, None, cls or self_cls, _FREE)
+            self._visit_body(node.body, definition, None, cls or self_cls, FREE)
             return
         if isinstance(node, ast.ClassDef):
             for base in node.bases:
@@ -105,7 +107,7 @@ class CallIndex:
             return
         key = self._reference(node, self_cls)
         if key is not None:  # a function named but not called here (a callback): its callers are unknown
-            self.sites.setdefault(key, []).append((None, _FREE, None))
+            self.sites.setdefault(key, []).append((None, FREE, None))
         for child in ast.iter_child_nodes(node):
             self._visit(child, cur, None, self_cls, grad)
 
@@ -158,20 +160,20 @@ class CallIndex:
         the one around its ``def``; else, where every call in the module is under ``no_grad``/``inference_mode``
         (and it is never passed around), off."""
         if definition is None:
-            return _FREE
-        if definition.decorator_grad != _FREE:
+            return FREE
+        if definition.decorator_grad != FREE:
             return definition.decorator_grad
         known = self._effective.get(id(definition))
         if known is not None:
             return known
-        self._effective[id(definition)] = _FREE  # a cycle of calls: nothing known
+        self._effective[id(definition)] = FREE  # a cycle of calls: nothing known
         if definition.parent is not None:
-            mode = definition.def_grad if definition.def_grad != _FREE else self.effective(definition.parent)
+            mode = definition.def_grad if definition.def_grad != FREE else self.effective(definition.parent)
         else:
             sites = self.callers(definition)
-            mode = _FREE
-            if sites and all((grad if grad != _FREE else self.effective(caller)) == _OFF for caller, grad, _ in sites):
-                mode = _OFF
+            mode = FREE
+            if sites and all((grad if grad != FREE else self.effective(caller)) == OFF for caller, grad, _ in sites):
+                mode = OFF
         self._effective[id(definition)] = mode
         return mode
 

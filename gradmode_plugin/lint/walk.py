@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 from typing import Final, NamedTuple
 
 from gradmode_plugin.lint import names
-from gradmode_plugin.lint.calls import CallIndex, Def
+from gradmode_plugin.lint.calls import FREE, OFF, ON, CallIndex, Def
 from gradmode_plugin.lint.names import ImportTable
 from gradmode_plugin.lint.rules import TEST_QUIET_CODES
 from gradmode_plugin.lint.testcode import is_test_function, is_test_path
@@ -71,10 +71,7 @@ def is_lightning_evaluation(name: str) -> bool:
     return name.startswith(_EVAL_HOOK_PREFIXES) and not name.endswith("_model_train")
 
 
-# Grad mode set around a piece of code.
-FREE: Final = 0  # nothing said: whatever the caller set
-OFF: Final = 1  # no_grad, inference_mode, set_grad_enabled(False)
-ON: Final = 2  # enable_grad, set_grad_enabled(True)
+# Grad mode set around a piece of code: FREE, OFF and ON (from calls.py, which follows them through calls), and
 CHOSEN: Final = 3  # set_grad_enabled(<expression>): chosen on purpose, e.g. `phase == "train"`
 RAISES: Final = 4  # the body of `pytest.raises(...)`: expected to fail, nothing it records outlives it
 
