@@ -6,6 +6,9 @@ A page asks for a table with a marker on a line of its own:
 - ``<!-- table: lint-rules -->``: one row per rule of ``gradmode_plugin.lint.rules.RULES``.
 
 Only fields that exist are read (a registry that grows or loses a field still builds).
+
+The API page's docstrings cross-reference in Sphinx's roles (``:class:`~pkg.Name```), which the Python handler shows
+as written: :func:`on_page_content` keeps the code and drops the role (and a leading ``~``'s module path).
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 MARKER = re.compile(r"^<!-- table: ([\w-]+) -->$", re.MULTILINE)
+#: A Sphinx role as rendered: ``:meth:<code>batch</code>``, ``:class:<code>~pkg.options.GuardOptions</code>``.
+SPHINX_ROLE = re.compile(r":(?:class|func|meth|attr|data|mod|exc|obj):<code>(~)?([^<]*)</code>")
 
 
 def _cell(value: Any) -> str:
@@ -93,3 +98,18 @@ def render(markdown: str) -> str:
 def on_page_markdown(markdown: str, **kwargs: Any) -> str:
     """MkDocs' page hook."""
     return render(markdown)
+
+
+def without_roles(html: str) -> str:
+    """``html`` with every rendered Sphinx role reduced to its code (``~a.b.C`` to ``C``, as Sphinx shows it)."""
+
+    def code(match: re.Match[str]) -> str:
+        target = match.group(2)
+        return f"<code>{target.rpartition('.')[2] if match.group(1) else target}</code>"
+
+    return SPHINX_ROLE.sub(code, html)
+
+
+def on_page_content(html: str, **kwargs: Any) -> str:
+    """MkDocs' hook on a page's HTML (the API page's docstrings are rendered into it)."""
+    return without_roles(html)

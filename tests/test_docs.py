@@ -101,6 +101,17 @@ def test_the_lint_rules_table_is_generated_with_a_row_per_rule() -> None:
     assert re.findall(r"^\| `(GM\d{3})` \|", table, re.MULTILINE) == [rule.code for rule in RULES]
 
 
+def test_sphinx_roles_in_rendered_docstrings_become_plain_code() -> None:
+    html = (
+        "see :meth:<code>batch</code> and :class:<code>~gradmode_plugin.options.GuardOptions</code>, "
+        ":data:<code>gradmode_plugin.kinds.KINDS</code>; <code>x:y</code> stays"
+    )
+    assert load_hooks().without_roles(html) == (
+        "see <code>batch</code> and <code>GuardOptions</code>, <code>gradmode_plugin.kinds.KINDS</code>; "
+        "<code>x:y</code> stays"
+    )
+
+
 def test_an_unknown_table_is_an_error() -> None:
     with pytest.raises(ValueError, match="unknown generated table 'nothing'"):
         load_hooks().render("<!-- table: nothing -->\n")
@@ -137,3 +148,5 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert not re.search(r"^WARNING\b", proc.stderr, re.MULTILINE), proc.stderr
     assert (tmp_path / "site" / "kinds" / "index.html").is_file()
+    api = (tmp_path / "site" / "api" / "index.html").read_text()
+    assert "GuardOptions</code>" in api and not re.search(r":(class|meth|attr|data|mod|func):<code>", api)
