@@ -125,6 +125,19 @@ def _base(node: ast.AST) -> str | None:
     return _dotted(node)
 
 
+def _eval_receivers(node: ast.AST) -> Iterator[str]:
+    """What every argument-less ``X.eval()`` call in ``node`` puts in eval mode, by name (``model``, ``self.net``)."""
+    for sub in ast.walk(node):
+        if (
+            isinstance(sub, ast.Call)
+            and isinstance(sub.func, ast.Attribute)
+            and sub.func.attr == "eval"
+            and not sub.args
+            and (key := _base(sub.func.value)) is not None
+        ):
+            yield key
+
+
 def _no_grad_text(node: ast.AST) -> bool:
     text = ast.unparse(node)
     return "no_grad" in text or "inference_mode" in text or "set_grad_enabled(False)" in text
@@ -269,16 +282,7 @@ class _Search(ast.NodeVisitor):
         sets its mode nor enters ``no_grad`` (``model.eval(); test()`` with ``def test(): model(x)``)."""
         if self.test_file:
             return
-        evaluated = {
-            key
-            for sub in ast.walk(module)
-            if isinstance(sub, ast.Call)
-            and isinstance(sub.func, ast.Attribute)
-            and sub.func.attr == "eval"
-            and not sub.args
-            and (key := _base(sub.func.value)) is not None
-            and "." not in key
-        }
+        evaluated = {key for key in _eval_receivers(module) if "." not in key}
         for function in self.defs.values():
             if is_test_function(function.name) or any(_no_grad_text(d) for d in function.decorator_list):
                 continue
@@ -304,17 +308,7 @@ class _Search(ast.NodeVisitor):
         if self.test_file:
             return
         methods = [m for m in node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
-        evaluated = {
-            key: m.name
-            for m in methods
-            for sub in ast.walk(m)
-            if isinstance(sub, ast.Call)
-            and isinstance(sub.func, ast.Attribute)
-            and sub.func.attr == "eval"
-            and not sub.args
-            and (key := _base(sub.func.value)) is not None
-            and key.startswith("self.")
-        }
+        evaluated = {key: m.name for m in methods for key in _eval_receivers(m) if key.startswith("self.")}
         for method in methods:
             if any(_no_grad_text(d) for d in method.decorator_list):
                 continue
