@@ -1,7 +1,8 @@
 """The dropout rules (GM101 to GM104): a dropout function or attention's ``dropout_p`` that drops activations in
 evaluation, whatever ``model.eval()`` set.
 
-A dropout under a test of ``self.training`` is where it belongs; one whose ``p`` or ``dropout_p`` is 0 in
+A dropout under a test of ``self.training`` is where it belongs, and one under a test that proves its probability 0
+drops nothing; one whose ``p`` or ``dropout_p`` is 0 in
 evaluation, or whose ``training`` comes from a name, is decided once the whole module is walked.
 """
 
@@ -33,6 +34,9 @@ class DropoutRules(Walk):
     def _dropout_call(self, call: ast.Call, qualname: str, ctx: Ctx) -> None:
         if ctx.training:
             return  # `if self.training:` around it: dropout only where it belongs
+        probability = argument(call, "dropout_p", 4) if qualname == names.SDPA else argument(call, "p", 1)
+        if ctx.zero and probability is not None and dotted(probability) in ctx.zero:
+            return  # a test around it proves the probability 0 (`if self.flash:`, set where `dropout == 0.0`)
         if qualname in names.DROPOUT_FUNCTIONAL:
             self._functional_dropout(call, qualname, ctx)
         elif qualname in names.DROPOUT_TORCH:

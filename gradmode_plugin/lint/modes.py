@@ -26,6 +26,7 @@ from gradmode_plugin.lint.walk import (
     dotted,
     is_lightning_evaluation,
     is_true,
+    matches,
     written,
 )
 
@@ -104,7 +105,8 @@ class ModeRules(Walk):
             return
         if scope.decorator_grad != FREE:
             return
-        reported: set[str] = set()
+        # once per `eval()` and block: a later `eval()`, or another loop or branch after it, is another pass
+        reported: set[tuple[str, tuple[int, int], tuple[int, ...]]] = set()
         modes = sorted(scope.mode_calls)
         effective: int | None = None
         for call, grad, path in sorted(scope.model_calls, key=lambda item: (item[0].lineno, item[0].col_offset)):
@@ -116,10 +118,10 @@ class ModeRules(Walk):
                 key, callee, inner = passed
             else:
                 key = self._forward_of(call.func, scope.cls)
-            if key is None or key in reported or self._frozen(key, scope):
+            if key is None or self._frozen(key, scope):
                 continue
             last = _last_mode(modes, key, position)
-            if last is None or last[1] != "eval":
+            if last is None or last[1] != "eval" or (key, last[0], path) in reported:
                 continue
             until = min(
                 (at for at, other, mode in modes if other == key and at > last[0] and mode == "train"), default=None
@@ -134,7 +136,7 @@ class ModeRules(Walk):
                 return
             if passed is None and self._returned(call, path, scope):
                 continue
-            reported.add(key)
+            reported.add((key, last[0], path))
             if passed is None:
                 message = RULES_BY_CODE["GM501"].message(call=written(call.func), module=key, line=last[0][0])
             else:
@@ -164,32 +166,49 @@ class ModeRules(Walk):
         return dotted(func)
 
     def _returned(self, call: ast.Call, path: tuple[int, ...], scope: Scope) -> bool:
-        """Whether a module that puts itself in ``eval()`` hands one forward's output (not one per batch of a loop)
-        back to its caller, who decides whether it is differentiated: a model's own API (``self.eval()``, ``mvn =
-        self(X)``, ..., ``return posterior``) that gradients flow through (an acquisition function optimised through
-        a model's posterior). A framework's steps hand theirs to the framework, not to a caller that differentiates
-        (skorch's)."""
+        """Whether a function hands one forward's output (not one per batch of a loop) back to its caller, who
+        decides whether it is differentiated, and so is judged where it is called: a model's own API (``self.eval()``,
+        ``mvn = self(X)``, ..., ``return posterior``) that gradients flow through (an acquisition function optimised
+        through a model's posterior); a module's ``forward`` (it runs in its caller's mode), and a function only a
+        ``forward`` calls and returns (a differentiable ``get_descriptors``). A framework's steps hand theirs to the
+        framework, not to a caller that differentiates (skorch's)."""
         node = scope.node
         if not isinstance(node, FUNCTIONS) or any(line in scope.loop_lines for line in path):
             return False
         if scope.cls is not None and scope.cls.steps_keep_grad:
             return False
-        if self._forward_of(call.func, scope.cls) != "self":
+        if self._forward_of(call.func, scope.cls) != "self" and not self._judged_where_called(scope):
             return False
         if any(isinstance(sub, COMPREHENSIONS) and _contains(sub, call) for sub in ast.walk(node)):
             return False  # one forward per item
-        returns = [sub for sub in ast.walk(node) if isinstance(sub, ast.Return) and sub.value is not None]
-        if any(_contains(ret.value, call) for ret in returns):
+        return _hands_back(node, call)
+
+    def _judged_where_called(self, scope: Scope) -> bool:
+        """Whether a function's forwards run in the mode its caller chooses (see ``_caller_decides``)."""
+        if scope.eval_name is not None:
+            return False
+        definition = self._definition(scope)
+        return definition is not None and self._caller_decides(definition, 0)
+
+    def _caller_decides(self, definition: Def, depth: int) -> bool:
+        """Whether whoever calls a function chooses the mode its forwards run in: a module's ``forward``/
+        ``__call__`` (judged where the module is called), or a function (not an evaluation step) whose every call in
+        its file is returned by such a function (a descriptor's ``forward`` returning ``get_descriptors(...)``). A
+        function nothing in its file calls is judged where it is: an inference API (``synthesize``) and a
+        differentiable library function look alike."""
+        if definition.cls is not None and definition.name in ("forward", "__call__"):
             return True
-        derived: set[str] = set()
-        for sub in ast.walk(node):
-            if isinstance(sub, ast.Assign) and _contains(sub.value, call):
-                derived.update(t.id for target in sub.targets for t in ast.walk(target) if isinstance(t, ast.Name))
-        for _ in range(3):  # `mvn = self(X)`, `posterior = Posterior(mvn)`, `return posterior`
-            for sub in ast.walk(node):
-                if isinstance(sub, ast.Assign) and _reads_tensor_of(sub.value, derived):
-                    derived.update(t.id for target in sub.targets for t in ast.walk(target) if isinstance(t, ast.Name))
-        return any(_reads_tensor_of(ret.value, derived) for ret in returns)
+        name = definition.name
+        if depth > 3 or is_lightning_evaluation(name) or matches(name, self.eval_functions):
+            return False
+        sites = self.index().callers(definition)
+        return bool(sites) and all(
+            call is not None
+            and caller is not None
+            and _hands_back(caller.node, call)
+            and self._caller_decides(caller, depth + 1)
+            for caller, _, call in sites
+        )
 
     def _passed_to_function(
         self, call: ast.Call, modes: list[tuple[tuple[int, int], str, str]], position: tuple[int, int]
@@ -394,6 +413,23 @@ def _last_mode(
         if other == key:
             last = (at, mode)
     return last
+
+
+def _hands_back(node: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call) -> bool:
+    """Whether a function returns what a call in it computed, as a tensor: ``return f(x)``, or through names
+    (``mvn = self(X)``, ``posterior = Posterior(mvn)``, ``return posterior``), not through ``.item()``."""
+    returns = [sub for sub in ast.walk(node) if isinstance(sub, ast.Return) and sub.value is not None]
+    if any(_contains(ret.value, call) for ret in returns):
+        return True
+    derived: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Assign) and _contains(sub.value, call):
+            derived.update(t.id for target in sub.targets for t in ast.walk(target) if isinstance(t, ast.Name))
+    for _ in range(3):
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Assign) and _reads_tensor_of(sub.value, derived):
+                derived.update(t.id for target in sub.targets for t in ast.walk(target) if isinstance(t, ast.Name))
+    return any(_reads_tensor_of(ret.value, derived) for ret in returns)
 
 
 def _contains(node: ast.AST, target: ast.AST) -> bool:

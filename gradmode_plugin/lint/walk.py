@@ -113,7 +113,17 @@ COMPREHENSIONS: Final = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictCo
 class ClassScope:
     """A class whose methods are being walked: its methods, and those called only from evaluation code."""
 
-    __slots__ = ("autograd", "derived", "frozen", "init_training", "methods", "name", "pools", "steps_keep_grad")
+    __slots__ = (
+        "_init_values",
+        "autograd",
+        "derived",
+        "frozen",
+        "init_training",
+        "methods",
+        "name",
+        "pools",
+        "steps_keep_grad",
+    )
 
     def __init__(self, node: ast.ClassDef, eval_functions: tuple[str, ...]) -> None:
         self.name = node.name
@@ -133,6 +143,7 @@ class ClassScope:
         self.steps_keep_grad = False
         #: method -> (the evaluation function it is called from, whether that one is Lightning's)
         self.derived: dict[str, tuple[str, bool]] = {}
+        self._init_values: dict[str, ast.expr] | None = None
         roots = {
             name: (name, is_lightning_evaluation(name))
             for name in self.methods
@@ -140,6 +151,31 @@ class ClassScope:
         }
         if roots:
             self._derive(roots)
+
+    def init_value(self, key: str) -> ast.expr | None:
+        """The value of ``self.x`` when ``__init__`` is its only assignment in the class (``self.flash = ... and
+        self.dropout == 0.0``), else None. Read on demand: most classes never need it."""
+        if self._init_values is None:
+            counts: dict[str, int] = {}
+            values: dict[str, ast.expr] = {}
+            for name, fn in self.methods.items():
+                for node in ast.walk(fn):
+                    targets = (
+                        node.targets
+                        if isinstance(node, ast.Assign)
+                        else [node.target]
+                        if isinstance(node, (ast.AugAssign, ast.AnnAssign))
+                        else []
+                    )
+                    for target in targets:
+                        written_key = dotted(target) if isinstance(target, ast.Attribute) else None
+                        if written_key is None or not written_key.startswith("self."):
+                            continue
+                        counts[written_key] = counts.get(written_key, 0) + 1
+                        if name == "__init__" and isinstance(node, ast.Assign) and node.value is not None:
+                            values[written_key] = node.value
+            self._init_values = {key: value for key, value in values.items() if counts[key] == 1}
+        return self._init_values.get(key)
 
     def _derive(self, roots: dict[str, tuple[str, bool]]) -> None:
         """Methods called (as ``self.name(...)``) only from evaluation methods are evaluation code too (a shared
@@ -290,6 +326,8 @@ class Ctx(NamedTuple):
     param_vars: frozenset[str]
     cls: ClassScope | None
     path: tuple[int, ...] = ()
+    #: values a test around the node proves 0 (``if self.dropout == 0.0:``, the ``else`` of ``if p > 0:``)
+    zero: frozenset[str] = frozenset()
 
 
 #: What a handler of the walk is given besides the node: the stack of nodes still to walk.
@@ -322,6 +360,42 @@ def mentions_training(node: ast.expr) -> bool:
         if isinstance(sub, ast.Name) and "train" in sub.id.lower():
             return True
     return False
+
+
+def zero_in_test(test: ast.expr, cls: ClassScope | None, depth: int, negated: bool = False) -> frozenset[str]:
+    """The values (as written) that a test proves 0 where it holds, or where it fails when ``negated``:
+    ``p == 0``, ``not p`` and each operand of an ``and``; ``p > 0``, ``p != 0`` and ``p`` failing, each operand of an
+    ``or`` failing; a ``self.x`` flag set once, in ``__init__``, from such a test (``self.flash = ... and
+    self.dropout == 0.0``)."""
+    if depth > 3:
+        return frozenset()
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return zero_in_test(test.operand, cls, depth, not negated)
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or if negated else ast.And):
+        return frozenset().union(*(zero_in_test(value, cls, depth, negated) for value in test.values))
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        left, op, right = test.left, test.ops[0], test.comparators[0]
+        if _is_zero_constant(left):
+            left, right = right, left
+            op = {ast.Gt: ast.Lt(), ast.Lt: ast.Gt()}.get(type(op), op)
+        key = dotted(left)
+        if key is None or not _is_zero_constant(right):
+            return frozenset()
+        proves = (ast.NotEq, ast.Gt) if negated else (ast.Eq, ast.LtE)
+        return frozenset({key}) if isinstance(op, proves) else frozenset()
+    key = dotted(test)
+    if key is None:
+        return frozenset()
+    found = {key} if negated else set()
+    if cls is not None and key.startswith("self."):
+        value = cls.init_value(key)
+        if value is not None:
+            found |= zero_in_test(value, cls, depth + 1, negated)
+    return frozenset(found)
+
+
+def _is_zero_constant(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and not isinstance(node.value, bool) and node.value == 0
 
 
 def argument(call: ast.Call, keyword: str, position: int) -> ast.expr | None:
@@ -713,8 +787,10 @@ class Walk(abc.ABC):
 
     def _if(self, node: ast.If, ctx: Ctx, stack: Stack) -> bool:
         inner = ctx._replace(training=True) if not ctx.training and mentions_training(node.test) else ctx
-        self._push_body(stack, node.orelse, inner._replace(path=(*ctx.path, -node.lineno)))
-        self._push_body(stack, node.body, inner._replace(path=(*ctx.path, node.lineno)))
+        cls = ctx.scope.cls
+        body_zero, else_zero = zero_in_test(node.test, cls, 0), zero_in_test(node.test, cls, 0, negated=True)
+        self._push_body(stack, node.orelse, inner._replace(path=(*ctx.path, -node.lineno), zero=ctx.zero | else_zero))
+        self._push_body(stack, node.body, inner._replace(path=(*ctx.path, node.lineno), zero=ctx.zero | body_zero))
         stack.append((node.test, ctx))
         return False
 

@@ -102,6 +102,30 @@ BUGS: dict[str, str] = {
             net.eval()
             return evaluate(net, loader)  # expect: GM501
         """,
+    "second_pass.py": """
+        import torch
+
+
+        def evaluate(model, loader):
+            return [model(x).argmax(-1) for x in loader]
+
+
+        def main(model, train_loader, val_loader, test_loader, optimizer, epochs):
+            for epoch in range(epochs):
+                model.train()
+                for x in train_loader:
+                    model(x).sum().backward()
+                    optimizer.step()
+                model.eval()
+                for x in val_loader:
+                    out = model(x)  # expect: GM501
+                    again = model(x)
+                if epoch % 10 == 0:
+                    for x in test_loader:
+                        out = model(x)  # expect: GM501
+            model.eval()
+            return evaluate(model, test_loader)  # expect: GM501
+        """,
     "skorch_override.py": """
         import skorch
 
@@ -160,6 +184,28 @@ BUGS: dict[str, str] = {
             def forward(self, q, k, v):
                 out = F.scaled_dot_product_attention(q, k, v, dropout_p=self.p_eval)  # expect: GM104
                 return F.dropout(out, 0.1, training=self.drop_now)  # expect: GM102
+        """,
+    "flash_flag.py": """
+        import torch
+        import torch.nn.functional as F
+
+
+        class CausalSelfAttention(torch.nn.Module):
+            def __init__(self, config):
+                super().__init__()
+                self.dropout = config.dropout
+                self.flash = hasattr(F, "scaled_dot_product_attention")
+
+            def forward(self, q, k, v):
+                if self.flash:
+                    return F.scaled_dot_product_attention(q, k, v, dropout_p=self.dropout)  # expect: GM104
+                return torch.softmax(q @ k.transpose(-2, -1), dim=-1) @ v
+
+
+        def attend(q, k, v, p):
+            if p > 0:
+                q = F.dropout(q, p)  # expect: GM101
+            return F.scaled_dot_product_attention(q, k, v, dropout_p=0.1)  # expect: GM104
         """,
     "executors.py": """
         from concurrent.futures import ThreadPoolExecutor
@@ -330,6 +376,30 @@ CORRECT: dict[str, str] = {
                     out = F.scaled_dot_product_attention(q, k, v, dropout_p=0.1)
                     out = F.dropout(out, 0.1)
                 return torch.autograd.grad(out, (q, k, v), grad)
+
+
+        class FineAttention(torch.nn.Module):
+            def __init__(self, config):
+                super().__init__()
+                self.dropout = config.dropout
+                self.flash = hasattr(F, "scaled_dot_product_attention") and self.dropout == 0.0
+
+            def forward(self, q, k, v):
+                if self.flash:
+                    return F.scaled_dot_product_attention(q, k, v, dropout_p=self.dropout)
+                return torch.softmax(q @ k.transpose(-2, -1), dim=-1) @ v
+
+
+        def attend(q, k, v, p):
+            if p > 0:
+                v = v * 2
+            else:
+                q = F.dropout(q, p)
+            if not p:
+                k = F.dropout(k, p)
+            if p == 0 and q is not None:
+                v = F.dropout(v, p)
+            return F.scaled_dot_product_attention(q, k, v)
         """,
     "clipping.py": """
         import torch
@@ -464,6 +534,39 @@ CORRECT: dict[str, str] = {
             def gradient(self, x):
                 x.requires_grad_()
                 return torch.autograd.grad(self._forward(x).sum(), x)
+        """,
+    "judged_where_called.py": """
+        import torch
+
+
+        class Detector(torch.nn.Module):
+            def __init__(self, model):
+                super().__init__()
+                self.model = model
+
+            def forward(self, x):
+                self.model.eval()
+                return self.model(x)
+
+
+        class HeteroskedasticNoise(torch.nn.Module):
+            def forward(self, X):
+                self.noise_model.eval()
+                try:
+                    output = self.noise_model(X)
+                finally:
+                    self.noise_model.train()
+                return output.mean
+
+
+        def get_descriptors(img, descriptor):
+            descriptor.eval()
+            return descriptor(img).view(img.shape[0], -1)
+
+
+        class Descriptor(torch.nn.Module):
+            def forward(self, img):
+                return get_descriptors(img, self.descriptor)
         """,
     "posterior.py": """
         import torch
