@@ -113,7 +113,9 @@ class ModeRules(Walk):
             if grad != FREE:
                 continue
             position = (call.lineno, call.col_offset)
-            passed = self._passed_to_function(call, modes, position)
+            passed = self._passed_to_function(call, modes, position) or self._run_by_method(
+                call, modes, position, scope.cls
+            )
             if passed is not None:
                 key, callee, inner = passed
             else:
@@ -141,7 +143,7 @@ class ModeRules(Walk):
                 message = RULES_BY_CODE["GM501"].message(call=written(call.func), module=key, line=last[0][0])
             else:
                 message = RULES_BY_CODE["GM501"].message(
-                    "passed",
+                    "method" if callee.startswith("self.") else "passed",
                     call=written(call.func),
                     module=key,
                     line=last[0][0],
@@ -249,6 +251,48 @@ class ModeRules(Walk):
                 return key, node.name, inner
         return None
 
+    def _run_by_method(
+        self,
+        call: ast.Call,
+        modes: list[tuple[tuple[int, int], str, str]],
+        position: tuple[int, int],
+        cls: ClassScope | None,
+    ) -> tuple[str, str, ast.Call] | None:
+        """``self._process_one_batch(x)`` after ``self.model.eval()``, where that method of the class runs
+        ``self.model``'s forward without ``no_grad`` (and computes no gradients itself: training calls the same
+        helper, then ``backward()``): (the module, the method, the forward there)."""
+        func = call.func
+        if (
+            cls is None
+            or not self.all_full
+            or not isinstance(func, ast.Attribute)
+            or not isinstance(func.value, ast.Name)
+            or func.value.id != "self"
+            or func.attr not in cls.methods
+        ):
+            return None
+        evaluated = sorted(
+            {
+                key
+                for _, key, _ in modes
+                if key.startswith("self.")
+                and (last := _last_mode(modes, key, position)) is not None
+                and last[1] == "eval"
+            }
+        )
+        if not evaluated:
+            return None
+        node = cls.methods[func.attr]
+        if any(self._grad_of(d, as_decorator=True) != FREE for d in node.decorator_list) or is_lightning_evaluation(
+            node.name
+        ):
+            return None
+        for key in evaluated:
+            inner = self._runs_forward_of(node, key)
+            if inner is not None:
+                return key, f"self.{node.name}", inner
+        return None
+
     def _runs_forward_of(self, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> ast.Call | None:
         """The first call of ``name``'s forward in a function outside ``no_grad``, where the function neither
         computes gradients nor sets the module's mode itself."""
@@ -344,6 +388,8 @@ class ModeRules(Walk):
                 continue
             if (method.cls is not None and key in method.cls.frozen) or self._returned(call, path, method):
                 continue
+            if self._callers_set_mode(method, key):
+                continue  # judged where it is called, after the caller's own `eval()` (`_run_by_method`)
             if self.effective_grad(method) != FREE:
                 return
             reported.add(key)
@@ -356,6 +402,21 @@ class ModeRules(Walk):
                 ),
                 method,
             )
+
+
+    def _callers_set_mode(self, method: Scope, key: str) -> bool:
+        """Whether a method is called in its file, and only by methods that set ``key``'s mode themselves."""
+        definition = self._definition(method)
+        if definition is None:
+            return False
+        sites = self.index().callers(definition)
+        by_node = {id(scope.node): scope for scope in self.scopes}
+        return bool(sites) and all(
+            caller is not None
+            and (scope := by_node.get(id(caller.node))) is not None
+            and any(other == key for _, other, _ in scope.mode_calls)
+            for caller, _, _ in sites
+        )
 
 
 def _mode_set(call: ast.Call) -> str | None:

@@ -258,6 +258,11 @@ RULES: Final[tuple[Rule, ...]] = (
                     "`{callee}` (line {forward_line}) with gradients on: `eval()` does not turn them off; use `with "
                     "torch.no_grad():` around this call, or decorate `{callee}` with `@torch.no_grad()`"
                 ),
+                "method": (
+                    "`{call}(...)` after `{module}.eval()` (line {line}) runs `{forward}(...)` in `{callee}` (line "
+                    "{forward_line}) with gradients on: `eval()` does not turn them off; use `with torch.no_grad():` "
+                    "around this call"
+                ),
                 "class": (
                     "`{call}(...)` runs with gradients on, and `{module}` is in evaluation: `{module}.eval()` in "
                     "`{where}` (line {line}) does not turn them off; use `with torch.no_grad():` around it, or "

@@ -126,6 +126,36 @@ BUGS: dict[str, str] = {
             model.eval()
             return evaluate(model, test_loader)  # expect: GM501
         """,
+    "helper_method.py": """
+        import torch
+
+
+        class Exp:
+            def _process_one_batch(self, x, y):
+                return self.model(x), y
+
+            def train(self, loader, optimizer):
+                self.model.train()
+                for x, y in loader:
+                    pred, true = self._process_one_batch(x, y)
+                    torch.nn.functional.mse_loss(pred, true).backward()
+                    optimizer.step()
+
+            def vali(self, loader):
+                self.model.eval()
+                for x, y in loader:
+                    pred, true = self._process_one_batch(x, y)  # expect: GM501
+                self.model.train()
+
+
+        class Synthesizer:
+            def _run(self, mel):
+                return self.vocoder(mel)
+
+            def synthesize_all(self, mels):
+                self.vocoder.eval()
+                return [self._run(mel) for mel in mels]  # expect: GM501
+        """,
     "skorch_override.py": """
         import skorch
 
@@ -567,6 +597,32 @@ CORRECT: dict[str, str] = {
         class Descriptor(torch.nn.Module):
             def forward(self, img):
                 return get_descriptors(img, self.descriptor)
+        """,
+    "helper_method_ok.py": """
+        import torch
+
+
+        class Exp:
+            def _process_one_batch(self, x, y):
+                return self.model(x), y
+
+            def _step(self, x, y, optimizer):
+                loss = torch.nn.functional.mse_loss(self.model(x), y)
+                loss.backward()
+                optimizer.step()
+
+            @torch.no_grad()
+            def _predict(self, x):
+                return self.model(x)
+
+            def vali(self, loader, optimizer):
+                self.model.eval()
+                with torch.no_grad():
+                    for x, y in loader:
+                        pred, true = self._process_one_batch(x, y)
+                for x, y in loader:
+                    self._predict(x)
+                    self._step(x, y, optimizer)
         """,
     "posterior.py": """
         import torch
