@@ -403,7 +403,6 @@ class ModeRules(Walk):
                 method,
             )
 
-
     def _callers_set_mode(self, method: Scope, key: str) -> bool:
         """Whether a method is called in its file, and only by methods that set ``key``'s mode themselves."""
         definition = self._definition(method)
