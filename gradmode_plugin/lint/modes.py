@@ -40,6 +40,9 @@ from gradmode_plugin.lint.walk import (
 FORWARD_METHODS: Final[frozenset[str]] = frozenset(
     {"encode", "decode", "inference", "infer", "encode_image", "encode_text"}
 )
+#: Words in a function's name that say it trains (a frozen teacher or a perceptual loss may need gradients through
+#: a module in ``eval()``).
+_TRAINING_WORDS: Final = ("train", "loss", "fit", "backward", "optim", "update")
 #: What turns a tensor into a plain value (no graph is handed on through it).
 _DETACHING: Final = frozenset({"item", "tolist", "numpy", "detach", "float", "int", "bool"})
 
@@ -101,13 +104,14 @@ class ModeRules(Walk):
             )
 
     def _decide_eval_loop(self, scope: Scope) -> None:
-        if scope.lightning or scope.grad_off_statement or not any(mode == "eval" for _, _, mode in scope.mode_calls):
+        if scope.lightning or scope.grad_off_statement or scope.decorator_grad != FREE:
             return
-        if scope.decorator_grad != FREE:
+        held = self._held_in_eval(scope)
+        if not held and not any(mode == "eval" for _, _, mode in scope.mode_calls):
             return
         # once per `eval()` and block: a later `eval()`, or another loop or branch after it, is another pass
         reported: set[tuple[str, tuple[int, int], tuple[int, ...]]] = set()
-        modes = sorted(scope.mode_calls)
+        modes = sorted([*(((0, 0), key, "eval") for key in held), *scope.mode_calls])
         effective: int | None = None
         for call, grad, path in sorted(scope.model_calls, key=lambda item: (item[0].lineno, item[0].col_offset)):
             if grad != FREE:
@@ -138,20 +142,50 @@ class ModeRules(Walk):
                 return
             if passed is None and self._returned(call, path, scope):
                 continue
+            if (
+                last[0] == (0, 0)
+                and isinstance(scope.node, FUNCTIONS)
+                and not any(line in scope.loop_lines for line in path)
+                and _hands_back(scope.node, call)
+            ):
+                continue  # a global model's output handed back: its caller decides (a perceptual loss)
             reported.add((key, last[0], path))
+            line = held[key] if last[0] == (0, 0) else last[0][0]
             if passed is None:
-                message = RULES_BY_CODE["GM501"].message(call=written(call.func), module=key, line=last[0][0])
+                message = RULES_BY_CODE["GM501"].message(call=written(call.func), module=key, line=line)
             else:
                 message = RULES_BY_CODE["GM501"].message(
                     "method" if callee.startswith("self.") else "passed",
                     call=written(call.func),
                     module=key,
-                    line=last[0][0],
+                    line=line,
                     forward=written(inner.func),
                     callee=callee,
                     forward_line=inner.lineno,
                 )
             self.report(call, "GM501", message, scope)
+
+    def _held_in_eval(self, scope: Scope) -> dict[str, int]:
+        """The module-level names that module-level code puts in ``eval()`` (and no code of the file in training)
+        which a top-level function reads as globals, setting no mode of theirs itself: name -> the ``eval()`` line.
+        A script's ``encoder.eval()`` at the top and ``def evaluate(): encoder(image)`` below."""
+        if scope.parent is not self.module or not isinstance(scope.node, FUNCTIONS) or not self.all_full:
+            return {}
+        name = scope.name.lower()
+        if any(word in name for word in _TRAINING_WORDS):
+            return {}
+        module_modes = [
+            (at, key, mode) for at, key, mode in self.module.mode_calls if "." not in key and key not in scope.params
+        ]
+        if not module_modes:
+            return {}
+        own = {key for _, key, _ in scope.mode_calls}
+        trained = {key for where in self.scopes for _, key, mode in where.mode_calls if mode == "train"}
+        return {
+            key: at[0]
+            for at, key, mode in module_modes
+            if mode == "eval" and key not in own and key not in trained and key not in scope.assigned
+        }
 
     def _forward_of(self, func: ast.expr, cls: ClassScope | None = None) -> str | None:
         """The module a call runs the forward of: ``m`` for ``m(x)`` and ``m.forward(x)``, and for
@@ -375,7 +409,7 @@ class ModeRules(Walk):
             or method.decorator_grad != FREE
             or method.grad_off_statement
             or method.name in ("forward", "__call__", "__init__")
-            or any(word in name for word in ("train", "loss", "fit", "backward", "optim", "update"))
+            or any(word in name for word in _TRAINING_WORDS)
         ):
             return  # training code (a frozen teacher or a perceptual loss may need gradients through it)
         if self._called_where_grad_is_wanted(method):

@@ -156,6 +156,25 @@ BUGS: dict[str, str] = {
                 self.vocoder.eval()
                 return [self._run(mel) for mel in mels]  # expect: GM501
         """,
+    "global_model.py": """
+        import torch
+
+        checkpoint = torch.load("checkpoint.pt")
+        encoder = checkpoint["encoder"].to("cpu")
+        encoder.eval()
+
+
+        def evaluate(loader):
+            scores = []
+            for image, caption in loader:
+                features = encoder(image)  # expect: GM501
+                scores.append(float(features.mean()))
+            return sum(scores) / len(scores)
+
+
+        if __name__ == "__main__":
+            print(evaluate([]))
+        """,
     "skorch_override.py": """
         import skorch
 
@@ -623,6 +642,47 @@ CORRECT: dict[str, str] = {
                 for x, y in loader:
                     self._predict(x)
                     self._step(x, y, optimizer)
+        """,
+    "global_model_ok.py": """
+        import torch
+
+        vgg = torch.load("vgg.pt")
+        vgg.eval()
+        student = torch.load("student.pt")
+        student.eval()
+
+
+        def perceptual(x, y):
+            return (vgg(x) - vgg(y)).abs().mean()
+
+
+        def features(x):
+            return vgg(x).flatten(1)
+
+
+        def train_step(x, y, optimizer):
+            loss = perceptual(student(x), y)
+            loss.backward()
+            optimizer.step()
+
+
+        def distill(x, optimizer):
+            student.train()
+            student(x).sum().backward()
+
+
+        @torch.no_grad()
+        def evaluate(loader):
+            return [vgg(x).mean().item() for x in loader]
+
+
+        def evaluate_local(loader, path):
+            vgg = torch.load(path)
+            return [vgg(x) for x in loader]
+
+
+        def evaluate_param(vgg, loader):
+            return [vgg(x) for x in loader]
         """,
     "posterior.py": """
         import torch
