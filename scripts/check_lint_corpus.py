@@ -28,7 +28,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -47,6 +47,20 @@ class Repo(NamedTuple):
     github: str
     commit: str
     kind: str
+    round: int = 1  # 1: the first corpus; 2: chosen after the rules were set on the first, to test them
+
+
+#: Round 2 as first met (``gradmode-lint`` at this commit, before any change made for it): the findings and their
+#: verdicts, and the search's real instances it found. Re-run by checking that commit out and linting the trees.
+FIRST_CONTACT: Final = {
+    "commit": "97e2b76",
+    "findings": 64,
+    "true": 58,
+    "intended": 2,
+    "false": 4,
+    "real_instances": 64,
+    "found_by_the_linter": 57,
+}
 
 
 #: The corpus: folder, GitHub repository, commit, what kind of code it is.
@@ -88,6 +102,57 @@ REPOS: tuple[Repo, ...] = (
     Repo("trl", "huggingface/trl", "f2cd57710ae345ea6428ae95363267fcf38a3dc8", "training framework"),
     Repo("vits", "jaywalnut310/vits", "2e561ba58618d021b5b8323d3765880f7e0ecfdb", "research (paper)"),
     Repo("yolov5", "ultralytics/yolov5", "5081342f04fb287fc2e5f2b5a4e06752b7937b1c", "research / application"),
+    # round 2
+    Repo("Informer2020", "zhouhaoyi/Informer2020", "29f2a739226a509202a092b464163da81fa74960", "research (paper)", 2),
+    Repo("PyTorch-GAN", "eriklindernoren/PyTorch-GAN", "36d3c77e5ff20ebe0aeefd322326a134a279b93e", "research", 2),
+    Repo("Rainbow", "Kaixhin/Rainbow", "1745b184c3dfc03d4ffa3ce2342ced9996b39a60", "research (paper)", 2),
+    Repo("Swin-Transformer", "microsoft/Swin-Transformer", "f82860bfb5225915aca09c3227159ee9e1df874d", "research", 2),
+    Repo("TTS", "coqui-ai/TTS", "dbf1a08a0d4e47fdad6172e433eeb34bc6b13b4e", "training framework, models", 2),
+    Repo("Time-Series-Library", "thuml/Time-Series-Library", "4e938a1767106324dd753b2a44832bf870a0252e", "research", 2),
+    Repo(
+        "a-PyTorch-Tutorial-to-Image-Captioning",
+        "sgrvinod/a-PyTorch-Tutorial-to-Image-Captioning",
+        "cc9c7e2f4017938d414178d3781fed8dbe442852",
+        "tutorial",
+        2,
+    ),
+    Repo(
+        "attention-is-all-you-need-pytorch",
+        "jadore801120/attention-is-all-you-need-pytorch",
+        "132907dd272e2cc92e3c10e6c4e783a87ff8893d",
+        "research (paper reproduction)",
+        2,
+    ),
+    Repo("captum", "pytorch/captum", "faac08773131888714b15709b28494ebeea7f6eb", "library with tests", 2),
+    Repo(
+        "denoising-diffusion-pytorch",
+        "lucidrains/denoising-diffusion-pytorch",
+        "faed4db28e724735323fa91c70aa9b28a6e1cbac",
+        "research",
+        2,
+    ),
+    Repo("dgl", "dmlc/dgl", "3d16000b4170fa741ed9e9667f22ba84d3493026", "library, tests, examples", 2),
+    Repo("dino", "facebookresearch/dino", "7c446df5b9f45747937fb0d72314eb9f7b66930a", "research (paper)", 2),
+    Repo("edm", "NVlabs/edm", "008a4e5316c8e3bfe61a62f874bddba254295afb", "research (paper)", 2),
+    Repo("gpytorch", "cornellius-gp/gpytorch", "7c4ec80f0f05cf530348a8a8972d67a11dd26ed2", "library with tests", 2),
+    Repo(
+        "lightning-bolts",
+        "Lightning-Universe/lightning-bolts",
+        "34958a8892d42714edf02ba896fd5861ebb3cb7e",
+        "library with tests",
+        2,
+    ),
+    Repo("nlp-tutorial", "graykode/nlp-tutorial", "d05e31ec81d56d70c1db89b99ab07e948f7ebc11", "tutorial", 2),
+    Repo("pytorch-cifar", "kuangliu/pytorch-cifar", "49b7aa97b0c12fe0d4054e670403a16b6b834ddd", "research", 2),
+    Repo("pytorch-tutorial", "yunjey/pytorch-tutorial", "0500d3df5a2a8080ccfccbc00aca0eacc21818db", "tutorial", 2),
+    Repo("score_sde_pytorch", "yang-song/score_sde_pytorch", "cb1f359f4aadf0ff9a5e122fe8fffc9451fd6e44", "research", 2),
+    Repo(
+        "stable-baselines3",
+        "DLR-RM/stable-baselines3",
+        "e05d2dbe6eda0acd0ef2e316e3e4065677add3eb",
+        "training framework",
+        2,
+    ),
 )
 
 # -- the search ----------------------------------------------------------------------------------------------------
@@ -478,38 +543,37 @@ def _candidate_key(c: Candidate) -> str:
     return f"{c.path}:{c.line}:{c.family}"
 
 
-def evaluate(run: dict, verdicts: dict) -> tuple[dict, dict]:
-    """Precision, findings per 1,000 files, recall, speed; and what is unjudged."""
-    files = sum(row["files"] for row in run["rows"])
+def _found_lines(findings: list[dict]) -> set[tuple[str, int]]:
+    """Where the findings are, and the forward lines they name (a call reported as running ``self.model(...)`` in
+    a helper ``(line 276)`` finds the candidate at that forward)."""
+    found = {(f["path"], f["line"]) for f in findings}
+    for f in findings:
+        found.update((f["path"], int(line)) for line in _NAMED_FORWARD.findall(f["message"]))
+    return found
+
+
+_NAMED_FORWARD = re.compile(r"in `[^`]+` \(line (\d+)\)")
+
+
+def _figures(rows: list[dict], findings: list[dict], candidates: list[Candidate], verdicts: dict) -> dict:
+    files = sum(row["files"] for row in rows)
     judged = verdicts.get("findings", {})
-    counts = {"true": 0, "intended": 0, "false": 0}
-    unjudged: dict[str, dict] = {"findings": {}, "candidates": {}}
-    for f in run["findings"]:
-        key = _key(f["path"], f["line"], f["code"])
-        verdict = judged.get(key)
-        if verdict is None:
-            unjudged["findings"][key] = f["message"]
-            continue
-        counts[verdict[0]] += 1
-    found_lines = {(f["path"], f["line"]) for f in run["findings"]}
+    counts = {"true": 0, "intended": 0, "false": 0, "unjudged": 0}
+    for f in findings:
+        verdict = judged.get(_key(f["path"], f["line"], f["code"]))
+        counts[verdict[0] if verdict else "unjudged"] += 1
+    found_lines = _found_lines(findings)
     real, caught = 0, 0
     by_candidate = verdicts.get("candidates", {})
-    for c in run["candidates"]:
-        verdict = (
-            [c.auto.split(":", 1)[0], c.auto.split(":", 1)[1].strip()]
-            if c.auto
-            else by_candidate.get(_candidate_key(c))
-        )
-        if verdict is None:
-            unjudged["candidates"][_candidate_key(c)] = c.text
-            continue
-        if verdict[0] == "bug":
+    for c in candidates:
+        verdict = [c.auto.split(":", 1)[0]] if c.auto else by_candidate.get(_candidate_key(c))
+        if verdict is not None and verdict[0] == "bug":
             real += 1
             caught += (c.path, c.line) in found_lines
-    total = len(run["findings"])
-    slowest = min(run["rows"], key=lambda row: row["files"] / max(row["seconds"], 1e-9))
-    figures = {
-        "repositories": len(run["rows"]),
+    total = len(findings)
+    slowest = min(rows, key=lambda row: row["files"] / max(row["seconds"], 1e-9))
+    return {
+        "repositories": len(rows),
         "files": files,
         "findings": total,
         "true": counts["true"],
@@ -517,15 +581,81 @@ def evaluate(run: dict, verdicts: dict) -> tuple[dict, dict]:
         "false": counts["false"],
         "precision": round((counts["true"] + counts["intended"]) / total, 3) if total else 1.0,
         "findings_per_1000_files": round(1000 * total / files, 2),
-        "search_candidates": len(run["candidates"]),
+        "true_per_1000_files": round(1000 * counts["true"] / files, 2),
+        "search_candidates": len(candidates),
         "real_instances": real,
         "found_by_the_linter": caught,
         "recall": round(caught / real, 3) if real else 1.0,
-        "seconds": round(sum(row["seconds"] for row in run["rows"]), 2),
+        "seconds": round(sum(row["seconds"] for row in rows), 2),
         "slowest_repo": slowest["repo"].folder,
         "slowest_files_per_s": round(slowest["files"] / slowest["seconds"]),
     }
+
+
+def evaluate(run: dict, verdicts: dict) -> tuple[dict, dict]:
+    """Precision, findings per 1,000 files, recall, speed, for the whole corpus and each round; and what is
+    unjudged."""
+    judged = verdicts.get("findings", {})
+    by_candidate = verdicts.get("candidates", {})
+    unjudged: dict[str, dict] = {"findings": {}, "candidates": {}}
+    for f in run["findings"]:
+        key = _key(f["path"], f["line"], f["code"])
+        if key not in judged:
+            unjudged["findings"][key] = f["message"]
+    for c in run["candidates"]:
+        if not c.auto and _candidate_key(c) not in by_candidate:
+            unjudged["candidates"][_candidate_key(c)] = c.text
+    figures = _figures(run["rows"], run["findings"], run["candidates"], verdicts)
+    for number in sorted({row["repo"].round for row in run["rows"]}):
+        folders = {row["repo"].folder for row in run["rows"] if row["repo"].round == number}
+        figures[f"round {number}"] = _figures(
+            [row for row in run["rows"] if row["repo"].round == number],
+            [f for f in run["findings"] if f["path"].split("/", 1)[0] in folders],
+            [c for c in run["candidates"] if c.path.split("/", 1)[0] in folders],
+            verdicts,
+        )
     return figures, unjudged
+
+
+def _figure_lines(title: str, figures: dict) -> list[str]:
+    return [
+        f"### {title}",
+        "",
+        f"- {figures['repositories']} repositories, {figures['files']:,} Python files",
+        f"- {figures['findings']} findings: {figures['true']} true, {figures['intended']} intended, "
+        f"{figures['false']} false: precision {figures['precision']:.1%}",
+        f"- {figures['findings_per_1000_files']} findings per 1,000 files ({figures['true_per_1000_files']} of them "
+        "true bugs)",
+        f"- search: {figures['search_candidates']} candidates, {figures['real_instances']} real instances, "
+        f"{figures['found_by_the_linter']} found by the linter: recall {figures['recall']:.1%}",
+        f"- speed (CPU time on one core): {figures['seconds']} s in all; slowest repository "
+        f"{figures['slowest_repo']}, {figures['slowest_files_per_s']} files/s",
+        "",
+    ]
+
+
+def _first_contact_lines() -> list[str]:
+    first = FIRST_CONTACT
+    precision = (first["true"] + first["intended"]) / first["findings"]
+    recall = first["found_by_the_linter"] / first["real_instances"]
+    return [
+        f"### Round 2 as first met (gradmode-lint at `{first['commit']}`)",
+        "",
+        f"- {first['findings']} findings: {first['true']} true, {first['intended']} intended, {first['false']} false: "
+        f"precision {precision:.1%}",
+        f"- search: {first['real_instances']} real instances, {first['found_by_the_linter']} found: recall "
+        f"{recall:.1%}",
+        "- the false ones: a module's `forward` that puts a submodule in `eval()` and returns its output, judged alone",
+        "  (twice, lightning-bolts' detection modules, whose callers run it under `no_grad`); an attention whose flash",
+        "  path runs only where a flag set from `dropout == 0.0` holds (TTS's Bark); a normaliser made",
+        "  parameter-free in another file (TTS, still reported: the linter reads one file at a time)",
+        "- the 7 misses: a second evaluation pass in one function, after the first was reported (4); an",
+        "  `eval()`-ed attribute run through a helper method of the class (Informer); a module put in `eval()` at",
+        "  module level and run by a function (a tutorial's `eval.py`); `self.eval()` then `self(x)` in a model's",
+        "  `infer()` (lightning-bolts' YOLO, still missed: the same shape as a model's own `posterior()` that",
+        "  gradients flow through)",
+        "",
+    ]
 
 
 def render(run: dict, verdicts: dict, figures: dict) -> str:
@@ -543,25 +673,30 @@ def render(run: dict, verdicts: dict, figures: dict) -> str:
         "",
         "## Figures",
         "",
-        f"- {figures['repositories']} repositories, {figures['files']:,} Python files",
-        f"- {figures['findings']} findings: {figures['true']} true, {figures['intended']} intended, "
-        f"{figures['false']} false: precision {figures['precision']:.1%}",
-        f"- {figures['findings_per_1000_files']} findings per 1,000 files",
-        f"- search: {figures['search_candidates']} candidates, {figures['real_instances']} real instances, "
-        f"{figures['found_by_the_linter']} found by the linter: recall {figures['recall']:.1%}",
-        f"- speed (CPU time on one core): {figures['seconds']} s in all; slowest repository "
-        f"{figures['slowest_repo']}, {figures['slowest_files_per_s']} files/s",
+        "The corpus was gathered in two rounds. Round 1 is the corpus the rules were first measured on, and changed",
+        "for. Round 2 was chosen afterwards, like an adversary would (research scripts, paper reproductions,",
+        "tutorials, `examples/` folders, libraries with their tests), to see whether the figures of round 1 hold on",
+        "code the rules were not tuned on. What round 2 showed at first, before any change, is kept below; the",
+        "rules were then changed for what it showed, so its figures today are no longer those of unseen code.",
         "",
+        *_figure_lines("Whole corpus", figures),
+        *(
+            line
+            for n in (1, 2)
+            if f"round {n}" in figures
+            for line in _figure_lines(f"Round {n}", figures[f"round {n}"])
+        ),
+        *_first_contact_lines(),
         "## Repositories",
         "",
-        "| repository | commit | kind | files | findings | CPU seconds |",
-        "|---|---|---|---|---|---|",
+        "| repository | round | commit | kind | files | findings | CPU seconds |",
+        "|---|---|---|---|---|---|---|",
     ]
     for row in run["rows"]:
         repo = row["repo"]
         out.append(
-            f"| [{repo.github}](https://github.com/{repo.github}) | `{repo.commit[:12]}` | {repo.kind} | "
-            f"{row['files']} | {row['findings']} | {row['seconds']:.2f} |"
+            f"| [{repo.github}](https://github.com/{repo.github}) | {repo.round} | `{repo.commit[:12]}` | "
+            f"{repo.kind} | {row['files']} | {row['findings']} | {row['seconds']:.2f} |"
         )
     out += ["", "## Every finding, with its verdict", "", "| finding | code | verdict | why |", "|---|---|---|---|"]
     judged = verdicts.get("findings", {})
@@ -578,7 +713,7 @@ def render(run: dict, verdicts: dict, figures: dict) -> str:
         "default settings do.",
         "",
     ]
-    found_lines = {(f["path"], f["line"]) for f in run["findings"]}
+    found_lines = _found_lines(run["findings"])
     by_candidate = verdicts.get("candidates", {})
     families: dict[str, list[Candidate]] = {}
     for c in run["candidates"]:
