@@ -104,7 +104,7 @@ class ModeRules(Walk):
             )
 
     def _decide_eval_loop(self, scope: Scope) -> None:
-        if scope.lightning or scope.grad_off_statement or scope.decorator_grad != FREE:
+        if scope.lightning or scope.grad_off_statement or scope.decorator_grad != FREE or self._forward_needs_grad:
             return
         held = self._held_in_eval(scope)
         if not held and not any(mode == "eval" for _, _, mode in scope.mode_calls):
@@ -373,6 +373,19 @@ class ModeRules(Walk):
             for _, at in scope.grad_paths
         )
 
+    @functools.cached_property
+    def _forward_needs_grad(self) -> bool:
+        """Whether a module of this file computes gradients in its own ``forward`` (an energy model that takes
+        gradient steps on its output, a network differentiated w.r.t. its inputs): its evaluation must run with
+        gradients on, and ``no_grad`` would break it, so GM501 says nothing in the file."""
+        return any(
+            scope.cls is not None
+            and scope.name == "forward"
+            and isinstance(scope.node, FUNCTIONS)
+            and (scope.wants_grad or bool(scope.leaf_tensors))
+            for scope in self.scopes
+        )
+
     def _decide_classes(self) -> None:
         """``self.vocoder.eval()`` in one method (``__init__``), ``self.vocoder(x)`` in another that runs without
         ``no_grad``: the module is in evaluation wherever the class runs it, unless it is put back in training."""
@@ -404,7 +417,8 @@ class ModeRules(Walk):
     def _decide_class_method(self, method: Scope, keys: dict[str, tuple[int, str]]) -> None:
         name = method.name.lower()
         if (
-            method.lightning
+            self._forward_needs_grad
+            or method.lightning
             or method.wants_grad
             or method.decorator_grad != FREE
             or method.grad_off_statement

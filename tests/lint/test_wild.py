@@ -684,6 +684,32 @@ CORRECT: dict[str, str] = {
         def evaluate_param(vgg, loader):
             return [vgg(x) for x in loader]
         """,
+    "energy_model.py": """
+        import torch
+        from torch import nn
+
+
+        class UnrollEnergy(nn.Module):
+            def __init__(self, energy, steps):
+                super().__init__()
+                self.energy = energy
+                self.steps = steps
+
+            def forward(self, x):
+                y = torch.zeros(x.size(0), 10, requires_grad=True)
+                for _ in range(self.steps):
+                    (g,) = torch.autograd.grad(self.energy(x, y).sum(), y, create_graph=self.training)
+                    y = y - 0.1 * g
+                return y
+
+
+        def test(model, loader):
+            model.eval()
+            correct = 0
+            for x, target in loader:
+                correct += model(x).argmax(1).eq(target).sum().item()
+            return correct
+        """,
     "posterior.py": """
         import torch
 
