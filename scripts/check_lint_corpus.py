@@ -69,9 +69,9 @@ FIRST_CONTACT: Final[dict[int, dict]] = {
             "parameter-free in another file (TTS, still reported: the linter reads one file at a time)",
             "the 7 misses: a second evaluation pass in one function, after the first was reported (4); an",
             "`eval()`-ed attribute run through a helper method of the class (Informer); a module put in `eval()` at",
-            "module level and run by a function (a tutorial's `eval.py`); `self.eval()` then `self(x)` in a model's",
-            "`infer()` (lightning-bolts' YOLO, still missed: the same shape as a model's own `posterior()` that",
-            "gradients flow through)",
+            "module level and run by a function (a tutorial's `eval.py`); `self.eval()` then `self(x)` returned from",
+            "a model's `infer()` (lightning-bolts' YOLO), taken for a model's own `posterior()` that gradients flow",
+            "through (now told apart by the method's name)",
         ],
     },
     3: {

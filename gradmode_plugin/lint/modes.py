@@ -13,6 +13,7 @@ from typing import Final
 
 from gradmode_plugin.lint import names
 from gradmode_plugin.lint.calls import Def, returns_eval
+from gradmode_plugin.lint.grad import INFERENCE_FUNCTIONS
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.walk import (
     CHOSEN,
@@ -180,12 +181,16 @@ class ModeRules(Walk):
         if not module_modes:
             return {}
         own = {key for _, key, _ in scope.mode_calls}
-        trained = {key for where in self.scopes for _, key, mode in where.mode_calls if mode == "train"}
         return {
             key: at[0]
             for at, key, mode in module_modes
-            if mode == "eval" and key not in own and key not in trained and key not in scope.assigned
+            if mode == "eval" and key not in own and key not in self._trained_anywhere and key not in scope.assigned
         }
+
+    @functools.cached_property
+    def _trained_anywhere(self) -> frozenset[str]:
+        """Every name some code of the file puts in training mode."""
+        return frozenset(key for where in self.scopes for _, key, mode in where.mode_calls if mode == "train")
 
     def _forward_of(self, func: ast.expr, cls: ClassScope | None = None) -> str | None:
         """The module a call runs the forward of: ``m`` for ``m(x)`` and ``m.forward(x)``, and for
@@ -215,6 +220,8 @@ class ModeRules(Walk):
             return False
         if self._forward_of(call.func, scope.cls) != "self" and not self._judged_where_called(scope):
             return False
+        if matches(scope.name, INFERENCE_FUNCTIONS):
+            return False  # `infer()`, `predict()`: named for inference, whose output no caller differentiates
         if any(isinstance(sub, COMPREHENSIONS) and _contains(sub, call) for sub in ast.walk(node)):
             return False  # one forward per item
         return _hands_back(node, call)
