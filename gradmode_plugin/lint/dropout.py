@@ -14,6 +14,7 @@ from gradmode_plugin.lint import names
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.walk import (
     FUNCTIONS,
+    ClassScope,
     Ctx,
     Scope,
     Walk,
@@ -35,7 +36,8 @@ class DropoutRules(Walk):
         if ctx.training:
             return  # `if self.training:` around it: dropout only where it belongs
         probability = argument(call, "dropout_p", 4) if qualname == names.SDPA else argument(call, "p", 1)
-        if ctx.zero and probability is not None and dotted(probability) in ctx.zero:
+        key = dotted(probability) if ctx.tests and probability is not None else None
+        if key is not None and any(key in _zero_in_test(test, ctx.scope.cls, 0, failed) for test, failed in ctx.tests):
             return  # a test around it proves the probability 0 (`if self.flash:`, set where `dropout == 0.0`)
         if qualname in names.DROPOUT_FUNCTIONAL:
             self._functional_dropout(call, qualname, ctx)
@@ -193,6 +195,38 @@ class DropoutRules(Walk):
             if assignments:
                 return all(is_true(value) for value, _, _ in assignments)
         return False
+
+
+def _zero_in_test(test: ast.expr, cls: ClassScope | None, depth: int, negated: bool = False) -> frozenset[str]:
+    """The values (as written) that a test proves 0 where it holds, or where it fails when ``negated``:
+    ``p == 0``, ``not p`` and each operand of an ``and``; ``p > 0``, ``p != 0`` and ``p`` failing, each operand of an
+    ``or`` failing; a ``self.x`` flag set once, in ``__init__``, from such a test (``self.flash = ... and
+    self.dropout == 0.0``)."""
+    if depth > 3:
+        return frozenset()
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _zero_in_test(test.operand, cls, depth, not negated)
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or if negated else ast.And):
+        return frozenset().union(*(_zero_in_test(value, cls, depth, negated) for value in test.values))
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        left, op, right = test.left, test.ops[0], test.comparators[0]
+        if _is_zero(left):
+            left, right = right, left
+            op = {ast.Gt: ast.Lt(), ast.Lt: ast.Gt()}.get(type(op), op)
+        key = dotted(left)
+        if key is None or not _is_zero(right):
+            return frozenset()
+        proves = (ast.NotEq, ast.Gt) if negated else (ast.Eq, ast.LtE)
+        return frozenset({key}) if isinstance(op, proves) else frozenset()
+    key = dotted(test)
+    if key is None:
+        return frozenset()
+    found = {key} if negated else set()
+    if cls is not None and key.startswith("self."):
+        value = cls.init_value(key)
+        if value is not None:
+            found |= _zero_in_test(value, cls, depth + 1, negated)
+    return frozenset(found)
 
 
 def _splat(call: ast.Call) -> bool:

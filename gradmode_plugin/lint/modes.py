@@ -105,10 +105,12 @@ class ModeRules(Walk):
             )
 
     def _decide_eval_loop(self, scope: Scope) -> None:
-        if scope.lightning or scope.grad_off_statement or scope.decorator_grad != FREE or self._forward_needs_grad:
+        if scope.lightning or scope.grad_off_statement or scope.decorator_grad != FREE:
             return
         held = self._held_in_eval(scope)
         if not held and not any(mode == "eval" for _, _, mode in scope.mode_calls):
+            return
+        if self._forward_needs_grad:
             return
         # once per `eval()` and block: a later `eval()`, or another loop or branch after it, is another pass
         reported: set[tuple[str, tuple[int, int], tuple[int, ...]]] = set()
@@ -384,14 +386,32 @@ class ModeRules(Walk):
     def _forward_needs_grad(self) -> bool:
         """Whether a module of this file computes gradients in its own ``forward`` (an energy model that takes
         gradient steps on its output, a network differentiated w.r.t. its inputs): its evaluation must run with
-        gradients on, and ``no_grad`` would break it, so GM501 says nothing in the file."""
+        gradients on, and ``no_grad`` would break it, so GM501 says nothing in the file. A ``forward`` that calls
+        ``autograd.grad``, ``backward()`` or ``enable_grad``, or makes a local tensor require grad, counts; one that
+        creates a parameter lazily (``self.pos = torch.zeros(..., requires_grad=True)``) does not."""
         return any(
             scope.cls is not None
             and scope.name == "forward"
             and isinstance(scope.node, FUNCTIONS)
-            and (scope.wants_grad or bool(scope.leaf_tensors))
+            and scope.wants_grad
+            and (any("." not in key for key in scope.leaf_tensors) or self._computes_gradients(scope.node))
             for scope in self.scopes
         )
+
+    def _computes_gradients(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """Whether a function calls ``autograd.grad``, ``backward()``, ``requires_grad_()`` or ``enable_grad``."""
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Call):
+                qualname = self.imports.qualname(sub.func)
+                if (
+                    qualname in names.AUTOGRAD_GRAD
+                    or qualname in names.AUTOGRAD_BACKWARD
+                    or qualname == names.ENABLE_GRAD
+                ):
+                    return True
+                if isinstance(sub.func, ast.Attribute) and sub.func.attr in ("backward", "requires_grad_"):
+                    return True
+        return False
 
     def _decide_classes(self) -> None:
         """``self.vocoder.eval()`` in one method (``__init__``), ``self.vocoder(x)`` in another that runs without

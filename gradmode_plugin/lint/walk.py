@@ -326,8 +326,9 @@ class Ctx(NamedTuple):
     param_vars: frozenset[str]
     cls: ClassScope | None
     path: tuple[int, ...] = ()
-    #: values a test around the node proves 0 (``if self.dropout == 0.0:``, the ``else`` of ``if p > 0:``)
-    zero: frozenset[str] = frozenset()
+    #: the tests around the node, each with whether it failed there (its ``else``): what they prove 0 is read only
+    #: where a dropout asks (``dropout._zero_in_test``)
+    tests: tuple[tuple[ast.expr, bool], ...] = ()
 
 
 #: What a handler of the walk is given besides the node: the stack of nodes still to walk.
@@ -360,42 +361,6 @@ def mentions_training(node: ast.expr) -> bool:
         if isinstance(sub, ast.Name) and "train" in sub.id.lower():
             return True
     return False
-
-
-def zero_in_test(test: ast.expr, cls: ClassScope | None, depth: int, negated: bool = False) -> frozenset[str]:
-    """The values (as written) that a test proves 0 where it holds, or where it fails when ``negated``:
-    ``p == 0``, ``not p`` and each operand of an ``and``; ``p > 0``, ``p != 0`` and ``p`` failing, each operand of an
-    ``or`` failing; a ``self.x`` flag set once, in ``__init__``, from such a test (``self.flash = ... and
-    self.dropout == 0.0``)."""
-    if depth > 3:
-        return frozenset()
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return zero_in_test(test.operand, cls, depth, not negated)
-    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or if negated else ast.And):
-        return frozenset().union(*(zero_in_test(value, cls, depth, negated) for value in test.values))
-    if isinstance(test, ast.Compare) and len(test.ops) == 1:
-        left, op, right = test.left, test.ops[0], test.comparators[0]
-        if _is_zero_constant(left):
-            left, right = right, left
-            op = {ast.Gt: ast.Lt(), ast.Lt: ast.Gt()}.get(type(op), op)
-        key = dotted(left)
-        if key is None or not _is_zero_constant(right):
-            return frozenset()
-        proves = (ast.NotEq, ast.Gt) if negated else (ast.Eq, ast.LtE)
-        return frozenset({key}) if isinstance(op, proves) else frozenset()
-    key = dotted(test)
-    if key is None:
-        return frozenset()
-    found = {key} if negated else set()
-    if cls is not None and key.startswith("self."):
-        value = cls.init_value(key)
-        if value is not None:
-            found |= zero_in_test(value, cls, depth + 1, negated)
-    return frozenset(found)
-
-
-def _is_zero_constant(node: ast.expr) -> bool:
-    return isinstance(node, ast.Constant) and not isinstance(node.value, bool) and node.value == 0
 
 
 def argument(call: ast.Call, keyword: str, position: int) -> ast.expr | None:
@@ -787,10 +752,11 @@ class Walk(abc.ABC):
 
     def _if(self, node: ast.If, ctx: Ctx, stack: Stack) -> bool:
         inner = ctx._replace(training=True) if not ctx.training and mentions_training(node.test) else ctx
-        cls = ctx.scope.cls
-        body_zero, else_zero = zero_in_test(node.test, cls, 0), zero_in_test(node.test, cls, 0, negated=True)
-        self._push_body(stack, node.orelse, inner._replace(path=(*ctx.path, -node.lineno), zero=ctx.zero | else_zero))
-        self._push_body(stack, node.body, inner._replace(path=(*ctx.path, node.lineno), zero=ctx.zero | body_zero))
+        orelse = inner._replace(path=(*ctx.path, -node.lineno), tests=(*ctx.tests, (node.test, True)))
+        self._push_body(stack, node.orelse, orelse)
+        self._push_body(
+            stack, node.body, inner._replace(path=(*ctx.path, node.lineno), tests=(*ctx.tests, (node.test, False)))
+        )
         stack.append((node.test, ctx))
         return False
 

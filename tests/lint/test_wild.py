@@ -126,6 +126,22 @@ BUGS: dict[str, str] = {
             model.eval()
             return evaluate(model, test_loader)  # expect: GM501
         """,
+    "lazy_parameter.py": """
+        import torch
+        from torch import nn
+
+
+        class LazyPositions(nn.Module):
+            def forward(self, x):
+                if not hasattr(self, "pos"):
+                    self.pos = torch.zeros(1, x.size(1), requires_grad=True)
+                return x + self.pos
+
+
+        def evaluate(model, loader):
+            model.eval()
+            return [model(x).argmax(-1) for x in loader]  # expect: GM501
+        """,
     "helper_method.py": """
         import torch
 
@@ -709,6 +725,27 @@ CORRECT: dict[str, str] = {
             for x, target in loader:
                 correct += model(x).argmax(1).eq(target).sum().item()
             return correct
+        """,
+    "input_gradients.py": """
+        import torch
+        from torch import nn
+
+
+        class Physics(nn.Module):
+            def __init__(self, net):
+                super().__init__()
+                self.net = net
+
+            def forward(self, x):
+                x.requires_grad_(True)
+                u = self.net(x)
+                (du,) = torch.autograd.grad(u.sum(), x, create_graph=self.training)
+                return du
+
+
+        def evaluate(model, points):
+            model.eval()
+            return float(model(points).abs().mean())
         """,
     "posterior.py": """
         import torch
