@@ -262,32 +262,21 @@ class ModeRules(Walk):
         its parameter's forward without ``no_grad``: (the module passed, the function, the forward there)."""
         if not isinstance(call.func, ast.Name) or not self.all_full:
             return None
-        evaluated = [
-            key
-            for arg in call.args
-            if (key := dotted(arg)) is not None
-            and (last := _last_mode(modes, key, position)) is not None
-            and last[1] == "eval"
-        ]
+        evaluated = [key for arg in call.args if (key := dotted(arg)) is not None and _in_eval(modes, key, position)]
         if not evaluated:
             return None  # nothing in evaluation is handed over: no need to look the function up
         candidates = [node for node in self.tree.body if isinstance(node, FUNCTIONS) and node.name == call.func.id]
         if len(candidates) != 1:
             return None
         node = candidates[0]
-        if any(self._grad_of(d, as_decorator=True) != FREE for d in node.decorator_list) or is_lightning_evaluation(
-            node.name
-        ):
+        if self._runs_in_own_mode(node):
             return None
         positional = [arg.arg for arg in [*node.args.posonlyargs, *node.args.args]]
         for index, arg in enumerate(call.args):
             if isinstance(arg, ast.Starred):
                 return None
             key = dotted(arg)
-            if key is None or index >= len(positional):
-                continue
-            last = _last_mode(modes, key, position)
-            if last is None or last[1] != "eval":
+            if key is None or index >= len(positional) or not _in_eval(modes, key, position):
                 continue
             inner = self._runs_forward_of(node, positional[index])
             if inner is not None:
@@ -314,27 +303,24 @@ class ModeRules(Walk):
             or func.attr not in cls.methods
         ):
             return None
-        evaluated = sorted(
-            {
-                key
-                for _, key, _ in modes
-                if key.startswith("self.")
-                and (last := _last_mode(modes, key, position)) is not None
-                and last[1] == "eval"
-            }
-        )
+        evaluated = sorted({key for _, key, _ in modes if key.startswith("self.") and _in_eval(modes, key, position)})
         if not evaluated:
             return None
         node = cls.methods[func.attr]
-        if any(self._grad_of(d, as_decorator=True) != FREE for d in node.decorator_list) or is_lightning_evaluation(
-            node.name
-        ):
+        if self._runs_in_own_mode(node):
             return None
         for key in evaluated:
             inner = self._runs_forward_of(node, key)
             if inner is not None:
                 return key, f"self.{node.name}", inner
         return None
+
+    def _runs_in_own_mode(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """Whether a function sets its grad mode by a decorator, or is a Lightning evaluation step (run under
+        ``no_grad``/``inference_mode``): a module handed to it is not run with gradients on there."""
+        return any(self._grad_of(d, as_decorator=True) != FREE for d in node.decorator_list) or is_lightning_evaluation(
+            node.name
+        )
 
     def _runs_forward_of(self, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> ast.Call | None:
         """The first call of ``name``'s forward in a function outside ``no_grad``, where the function neither
@@ -373,14 +359,9 @@ class ModeRules(Walk):
     def _wants_grad_at(self, definition: Def, call: ast.Call | None) -> bool:
         """Whether a function computes gradients after it makes ``call`` (the call's output is differentiated; a
         training step before an evaluation call says nothing of it)."""
-        node = definition.node
+        scope = self._scope_of.get(id(definition.node))
         position = (call.lineno, call.col_offset) if call is not None else (0, 0)
-        return any(
-            at[0] == 0 or at > position
-            for scope in self.scopes
-            if getattr(scope.node, "lineno", None) == node.lineno and scope.name == node.name
-            for _, at in scope.grad_paths
-        )
+        return scope is not None and any(at[0] == 0 or at > position for _, at in scope.grad_paths)
 
     @functools.cached_property
     def _forward_needs_grad(self) -> bool:
@@ -478,16 +459,20 @@ class ModeRules(Walk):
                 method,
             )
 
+    @functools.cached_property
+    def _scope_of(self) -> dict[int, Scope]:
+        """The walked scope of each function node, by the node's id (a ``Def`` of the call index names the node)."""
+        return {id(scope.node): scope for scope in self.scopes}
+
     def _callers_set_mode(self, method: Scope, key: str) -> bool:
         """Whether a method is called in its file, and only by methods that set ``key``'s mode themselves."""
         definition = self._definition(method)
         if definition is None:
             return False
         sites = self.index().callers(definition)
-        by_node = {id(scope.node): scope for scope in self.scopes}
         return bool(sites) and all(
             caller is not None
-            and (scope := by_node.get(id(caller.node))) is not None
+            and (scope := self._scope_of.get(id(caller.node))) is not None
             and any(other == key for _, other, _ in scope.mode_calls)
             for caller, _, _ in sites
         )
@@ -548,6 +533,12 @@ def _last_mode(
         if other == key:
             last = (at, mode)
     return last
+
+
+def _in_eval(modes: list[tuple[tuple[int, int], str, str]], key: str, position: tuple[int, int]) -> bool:
+    """Whether the last mode ``key`` was put in before ``position`` is ``eval()``."""
+    last = _last_mode(modes, key, position)
+    return last is not None and last[1] == "eval"
 
 
 def _hands_back(node: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call) -> bool:

@@ -160,19 +160,18 @@ class ClassScope:
             values: dict[str, ast.expr] = {}
             for name, fn in self.methods.items():
                 for node in ast.walk(fn):
-                    targets = (
-                        node.targets
-                        if isinstance(node, ast.Assign)
-                        else [node.target]
-                        if isinstance(node, (ast.AugAssign, ast.AnnAssign))
-                        else []
-                    )
+                    if isinstance(node, ast.Assign):
+                        targets = node.targets
+                    elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                        targets = [node.target]
+                    else:
+                        continue
                     for target in targets:
                         written_key = dotted(target) if isinstance(target, ast.Attribute) else None
                         if written_key is None or not written_key.startswith("self."):
                             continue
                         counts[written_key] = counts.get(written_key, 0) + 1
-                        if name == "__init__" and isinstance(node, ast.Assign) and node.value is not None:
+                        if name == "__init__" and isinstance(node, ast.Assign):
                             values[written_key] = node.value
             self._init_values = {key: value for key, value in values.items() if counts[key] == 1}
         return self._init_values.get(key)
