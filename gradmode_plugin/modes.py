@@ -24,13 +24,14 @@ CONTEXT_NAMES: Final[dict[str, str]] = {"inference": "inference_mode", "no_grad"
 def grad_context(mode: str) -> Iterator[None]:
     """Enter the resolved grad context: ``"inference"`` or ``"no_grad"``.
 
-    ``no_grad`` also leaves an enclosing inference mode, so the choice holds whatever the caller set up.
+    ``no_grad`` never leaves an enclosing inference mode: a scope entered inside the caller's
+    ``torch.inference_mode()`` runs under it (:func:`within_callers_context`).
     """
     if mode == "inference":
         with torch.inference_mode():
             yield
     else:
-        with torch.inference_mode(False), torch.no_grad():
+        with torch.no_grad():
             yield
 
 
@@ -90,6 +91,29 @@ def resolve_grad_mode(
     if framework_mode is not None:
         choice = dataclasses.replace(choice, by_guard=choice.mode != framework_mode)
     return choice
+
+
+#: Why a stage runs under inference mode where the guard would have chosen no_grad.
+CALLERS_INFERENCE_REASON: Final[str] = (
+    "inside the caller's torch.inference_mode(): the guard never lowers a grad context its caller set"
+)
+
+
+def within_callers_context(choice: GradContextChoice) -> GradContextChoice:
+    """``choice``, unless the caller's ``torch.inference_mode()`` is on: then the stage stays inside it (outside it,
+    an in-place update of a tensor the caller made there fails), the reason says so, and a crash it causes is not
+    the guard's.
+
+    Example:
+        >>> with torch.inference_mode():
+        ...     within_callers_context(resolve_grad_mode("no_grad", inside_training=False)).mode
+        'inference'
+    """
+    if choice.mode == "inference" or not torch.is_inference_mode_enabled():
+        return choice
+    return GradContextChoice(
+        "inference", f"{CALLERS_INFERENCE_REASON}; without it: no_grad ({choice.reason})", by_guard=False
+    )
 
 
 #: Messages of PyTorch errors that inference mode causes in code that needs autograd.

@@ -20,6 +20,9 @@ the checks (``gradmode_plugin.checks``) decide whether it is a violation.
   further up that thread's stack.
 - :data:`TRAIN_CALLS`: ``nn.Module.train`` wrapped while a stage runs, so a switch to training mode can be
   blamed on the line that made it.
+- :data:`HOOK_REFUSALS`: ``torch.autograd.graph.disable_saved_tensors_hooks`` wrapped while a stage runs, so a
+  ``torch.func`` transform that takes gradients, which refuses to start under any saved-tensor hook, runs with the
+  saved-tensor probe lifted, and the probe's listeners hear of it.
 - :data:`THREAD_STARTS`: ``threading.Thread.start`` wrapped while a stage without a module-call probe runs, so the
   probe is in place before a new thread can run the model.
 
@@ -61,6 +64,10 @@ class SavedTensorProbe:
     def __init__(self) -> None:
         #: The subscribers (checks append themselves in their ``start()``).
         self.listeners: list[Callable[[torch.Tensor, bool], None]] = []
+        #: Told when code that refuses saved-tensor hooks (a ``torch.func`` transform that takes gradients) starts
+        #: with this probe on top of the stack, outside ``allow_grad``: the probe is lifted for it (see
+        #: :data:`HOOK_REFUSALS`), so what it saves is not seen.
+        self.lift_listeners: list[Callable[[], None]] = []
 
     def _pack(self, tensor: torch.Tensor) -> torch.Tensor:
         if self.listeners:
@@ -86,20 +93,46 @@ def _unpack(tensor: torch.Tensor) -> torch.Tensor:
     return tensor
 
 
+def probe_on_top() -> SavedTensorProbe | None:
+    """The guard's probe when its hook is the innermost one of this thread's saved-tensor hooks."""
+    top = internals.top_saved_tensors_hooks()
+    pack = top[0] if top is not None else None
+    return pack.__self__ if getattr(pack, "__func__", None) is SavedTensorProbe._pack else None  # type: ignore[union-attr]
+
+
 @contextlib.contextmanager
 def lifted_saved_tensor_probe() -> Iterator[None]:
-    """Take the guard's saved-tensor hook off this thread's stack for the block, when it is the innermost one."""
-    top = internals.top_saved_tensors_hooks()
-    ours = top is not None and getattr(top[0], "__func__", None) is SavedTensorProbe._pack
-    if not ours:
-        yield
-        return
-    assert top is not None
-    internals.pop_saved_tensors_hooks()
+    """Take the guard's saved-tensor hooks off this thread's stack for the block, while they are the innermost ones
+    (one per scope entered: nested scopes push one each)."""
+    lifted = []
+    while probe_on_top() is not None:
+        lifted.append(internals.top_saved_tensors_hooks())
+        internals.pop_saved_tensors_hooks()
     try:
         yield
     finally:
-        internals.push_saved_tensors_hooks(*top)
+        for hooks in reversed(lifted):
+            internals.push_saved_tensors_hooks(*hooks)
+
+
+def _lifting_for_refusers(original: Callable[[str], Any]) -> Callable[[str], Any]:
+    """``torch.autograd.graph.disable_saved_tensors_hooks``, which every ``torch.func`` transform that takes gradients
+    (``grad``, ``vjp``, ``jacrev``, ``hessian``, also under ``vmap``) enters first, failing when any saved-tensor hook
+    is pushed: with the guard's probe on top, its listeners hear of it and the probe is lifted for the block."""
+
+    @contextlib.contextmanager
+    def disable_saved_tensors_hooks(error_message: str) -> Iterator[None]:
+        probe = probe_on_top()
+        if probe is None:
+            with original(error_message):
+                yield
+            return
+        for listener in probe.lift_listeners:
+            listener()
+        with lifted_saved_tensor_probe(), original(error_message):
+            yield
+
+    return functools.wraps(original)(disable_saved_tensors_hooks)
 
 
 # -- module calls ------------------------------------------------------------------------------------------------
@@ -615,3 +648,11 @@ class _ModuleCalls(_Listened):
 #: Module calls during a stage (graphs built in any thread, normalisation layers running in training mode, calls
 #: failing in other threads).
 MODULE_CALLS = _ModuleCalls()
+
+
+#: ``torch.autograd.graph.disable_saved_tensors_hooks`` wrapped while a stage runs anywhere in the process, so that the
+#: ``torch.func`` transforms run under the guard (torch/_functorch/vmap.py ``doesnt_support_saved_tensors_hooks``
+#: looks it up on ``torch.autograd.graph`` at each call, however the transform was imported).
+HOOK_REFUSALS = _Patches(
+    "saved-tensor hook refusals", [(torch.autograd.graph, "disable_saved_tensors_hooks", _lifting_for_refusers)]
+)

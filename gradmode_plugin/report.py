@@ -34,10 +34,13 @@ class StageSummary:
     highest of them: the peak since the process started or since the last ``torch.cuda.reset_peak_memory_stats()``
     (the guard never resets it: the counter is the user's). ``counts`` include every rank's violations after a
     multi-rank stage; ``rank_counts`` splits them per rank. ``risks`` counts the risks noted (never violations).
+    ``batches`` counts the batches checked, ``steps`` the step calls that checked them: fewer where a step fetches
+    its own batches (Lightning's ``dataloader_iter``), 0 in a report from before steps were counted.
     """
 
     runs: int = 0
     batches: int = 0
+    steps: int = 0
     grad_context: str | None = None
     reason: str = ""
     grad_contexts: dict[str, str] = dataclasses.field(default_factory=dict)
@@ -169,6 +172,24 @@ def _batches(found: list[int | None]) -> str:
     return " and ".join(parts)
 
 
+def _batches_and_steps(batches: int, steps: int) -> str:
+    """``4 batch(es)``, or ``4 batch(es) in 2 step call(s)`` where steps fetched their own batches."""
+    return f"{batches} batch(es)" + (f" in {steps} step call(s)" if steps and steps != batches else "")
+
+
+def checked_line(entry: str, checked: dict[str, tuple[int, int]], violations: int) -> str:
+    """What a run (``entry``: fit, validate, ...) checked and found, in a line: ``{stage: (batches, steps)}``.
+
+    Example:
+        >>> checked_line("validate", {"validation": (4, 2)}, 0)
+        'gradmode: validate checked validation 4 batch(es) in 2 step call(s): 0 violation(s)'
+        >>> checked_line("validate", {"validation": (0, 0)}, 0)
+        'gradmode: validate checked validation 0 batch(es): 0 violation(s)'
+    """
+    stages = ", ".join(f"{stage} {_batches_and_steps(*counts)}" for stage, counts in checked.items())
+    return f"gradmode: {entry} checked {stages}: {violations} violation(s)"
+
+
 class Report:
     """Violations and per-stage summaries collected by a guard.
 
@@ -264,6 +285,14 @@ class Report:
         allowed = self._summary(stage).allowed
         allowed[reason] = allowed.get(reason, 0) + 1
 
+    def count_steps(self, stage: str, steps: int) -> None:
+        """A run of ``stage`` made ``steps`` step calls (before its :meth:`end_run`)."""
+        self._summary(stage).steps += steps
+
+    def checked(self) -> dict[str, tuple[int, int]]:
+        """``{stage: (batches, steps)}`` checked so far, for :func:`checked_line` over a part of the report."""
+        return {stage: (s.batches, s.steps) for stage, s in self.stages.items()}
+
     def end_run(self, stage: str, batches: int, peak_allocated_bytes: int | None = None) -> None:
         summary = self._summary(stage)
         summary.batches += batches
@@ -311,7 +340,7 @@ class Report:
         for name, s in self.stages.items():
             kinds = ", ".join(f"{k}={n}" for k, n in s.counts.items() if n) or "none"
             contexts = "; ".join(f"{c} ({why})" for c, why in s.grad_contexts.items()) or str(s.grad_context)
-            lines.append(f"{name}: {s.runs} run(s), {s.batches} batch(es) under {contexts}")
+            lines.append(f"{name}: {s.runs} run(s), {_batches_and_steps(s.batches, s.steps)} under {contexts}")
             lines.append(f"  violations: {s.violations} ({kinds})")
             lines.append(f"  allowed to train (allow_train): {', '.join(s.train_allowed) or 'none'}")
             if s.allowed:

@@ -9,7 +9,7 @@ import logging
 import sys
 import threading
 from collections.abc import Callable
-from types import TracebackType
+from types import FrameType, TracebackType
 from typing import Any, TypeVar
 
 import torch
@@ -30,10 +30,11 @@ from gradmode_plugin.modes import (
     grad_context,
     inference_error_note,
     resolve_grad_mode,
+    within_callers_context,
 )
 from gradmode_plugin.options import GuardOptions
 from gradmode_plugin.policy import Policy
-from gradmode_plugin.probes import TRAIN_CALLS, TRAINING_CALLS, ForwardProbe, SavedTensorProbe
+from gradmode_plugin.probes import HOOK_REFUSALS, TRAIN_CALLS, TRAINING_CALLS, ForwardProbe, SavedTensorProbe
 from gradmode_plugin.report import Report
 from gradmode_plugin.violations import GradModeContextError, GradModeViolation, Violation
 
@@ -86,6 +87,7 @@ class EvaluationScope:
         "_checks",
         "_context",
         "_cuda",
+        "_fetched",
         "_functional",
         "_grad_boundaries",
         "_inference",
@@ -175,6 +177,7 @@ class EvaluationScope:
         self._pending: Violation | None = None
         self._run_counts = dict.fromkeys(KINDS, 0)
         self._batches = 0
+        self._fetched: int | None = None
         self._started = False
         self._restore_modes = True
         self._functional: dict[str, list[Callable[[str, str | None], None]]] = {}
@@ -192,6 +195,7 @@ class EvaluationScope:
         self._reset_run()
         if self._context is None:
             self.choice = _resolve_on_entry(self.options.grad_mode, self.model)
+        self.choice = within_callers_context(self.choice)
         with contextlib.ExitStack() as stack:
             self.modes = ModuleModes(self.model, self.options.allow_train)
             stack.callback(self._restore)
@@ -228,6 +232,7 @@ class EvaluationScope:
             stack.enter_context(self.forward)
             stack.enter_context(self.saved_tensors)
             stack.enter_context(TRAINING_CALLS.active())
+            stack.enter_context(HOOK_REFUSALS.active())
             stack.enter_context(TRAIN_CALLS.listening(self._train_called))
             stack.enter_context(grad_context(self.mode))
             token = active_scope.set(self)
@@ -253,6 +258,11 @@ class EvaluationScope:
         self.modes.train_allowed_modules()
         for check in self._checks:
             check.modes_ready(after)
+
+    def fetched(self, batches: int) -> None:
+        """The run's steps fetched ``batches`` batches themselves (a framework's data iterator handed to the step):
+        the report counts those as checked, and the step calls apart."""
+        self._fetched = batches
 
     @property
     def batches_begun(self) -> int:
@@ -284,7 +294,9 @@ class EvaluationScope:
             self._stack.close()
             self._stack = None
             if self._started:
-                self.report.end_run(self.stage, self._batches, self._cuda.peak)
+                self.report.count_steps(self.stage, self._batches)
+                batches = self._batches if self._fetched is None else self._fetched
+                self.report.end_run(self.stage, batches, self._cuda.peak)
         if not failed:
             try:
                 self._agree_and_raise()
@@ -390,13 +402,14 @@ class EvaluationScope:
         # reason for work here or there needs its read there too (held by tests/test_scope.py's run_step test).
         self._batches += 1
         # Grad mode is read once here: found on, it is reported (not switched off: code that needs it keeps working);
-        # off, the guard's context is entered for the step where something outside it (a framework's fallback, a
-        # caller) left another one. Entering a context costs more than the rest of the per-batch work: only then.
+        # off, the guard's inference mode is entered for the step where something outside it (a framework's fallback)
+        # left no_grad; an inference mode found where the guard chose no_grad (a caller's) is never lowered. Entering a
+        # context costs more than the rest of the per-batch work: only then.
         if self._other_boundaries:
             self._read_boundaries("at the start of the batch")
         if torch.is_grad_enabled():
             self._boundaries(self._grad_boundaries, "at the start of the batch")
-        elif torch.is_inference_mode_enabled() != self._inference:
+        elif self._inference and not torch.is_inference_mode_enabled():
             self._step_context = grad_context(self.mode)
             self._step_context.__enter__()
         for check in self._batch_start_checks:
@@ -477,17 +490,19 @@ class EvaluationScope:
             for listener in self._train_listeners:
                 listener(module, where)
 
-    def calling_module(self, limit: int = 12) -> tuple[str, nn.Module] | None:
-        """(name, module) of the watched module whose code runs further up this thread's stack, if any."""
+    def calling_module(self) -> tuple[str, nn.Module] | None:
+        """(name, module) of the innermost watched module whose code runs further up this thread's stack, if any,
+        however many helper functions lie between (the whole stack is read: this runs only for a call that trains)."""
         names = self.modes.names
-        frame = sys._getframe(1)
-        for _ in range(limit):
-            if frame is None:
-                break
-            owner = frame.f_locals.get("self") if "self" in frame.f_code.co_varnames else None
-            if isinstance(owner, nn.Module) and id(owner) in names:
-                return names[id(owner)], owner
-            frame = frame.f_back  # type: ignore[assignment]
+        frame: FrameType | None = sys._getframe(1)
+        while frame is not None:
+            code = frame.f_code
+            # A method's frame (a module's forward, its helper methods): only those have their locals read.
+            if code.co_argcount and code.co_varnames[0] == "self":
+                owner = frame.f_locals.get("self")
+                if isinstance(owner, nn.Module) and id(owner) in names:
+                    return names[id(owner)], owner
+            frame = frame.f_back
         return None
 
     def graph_saved(self, nbytes: int, allowed: bool) -> None:
@@ -631,10 +646,14 @@ class _Batch:
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
+        scope = self._scope
         try:
-            self._scope._batch_end(exc)
+            scope._batch_end(exc)
         except _GUARD_ERRORS as error:
             raise error.with_traceback(None) from error.__cause__
+        finally:
+            # The batch is over: what is found before the next one (or after the loop) belongs to no batch.
+            scope.batch_idx = scope.dataloader_idx = None
 
 
 def evaluating(

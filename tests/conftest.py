@@ -23,6 +23,7 @@ _VF_OWN = set(vars(torch._VF))
 _TRAIN = nn.Module.train
 _CALL = nn.Module.__call__
 _THREAD_START = threading.Thread.start
+_DISABLE_SAVED_TENSOR_HOOKS = torch.autograd.graph.disable_saved_tensors_hooks
 
 
 @pytest.fixture
@@ -52,7 +53,8 @@ def venv_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _nothing_left_behind() -> Iterator[None]:
     """Every test must leave grad mode, inference mode, the saved-tensor hook stack, the dispatch-mode stack, torch's
     global module hooks, ``torch.nn.functional``, ``torch``'s and ``torch._VF``'s dropout kernels,
-    ``nn.Module.train``/``__call__``, ``threading.Thread.start`` and the registry of running scopes as it found them."""
+    ``nn.Module.train``/``__call__``, ``threading.Thread.start``, ``torch.autograd.graph.disable_saved_tensors_hooks``
+    and the registry of running scopes as it found them."""
     forward_hooks = dict(torch.nn.modules.module._global_forward_hooks)
     yield
     assert torch.is_grad_enabled(), "a test left grad mode disabled"
@@ -68,3 +70,4 @@ def _nothing_left_behind() -> Iterator[None]:
     assert nn.Module.train is _TRAIN, "nn.Module.train left replaced"
     assert nn.Module.__call__ is _CALL, "nn.Module.__call__ left replaced"
     assert threading.Thread.start is _THREAD_START, "threading.Thread.start left replaced"
+    assert torch.autograd.graph.disable_saved_tensors_hooks is _DISABLE_SAVED_TENSOR_HOOKS, "left replaced"

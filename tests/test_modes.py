@@ -94,13 +94,15 @@ def test_recording_assigns_nothing_and_allowed_modules_train_through_their_own_m
     assert not model.training and model.aux.training
 
 
-def test_no_grad_context_leaves_an_outer_inference_mode() -> None:
+def test_no_grad_context_never_leaves_an_outer_inference_mode() -> None:
     with torch.inference_mode(), grad_context("no_grad"):
-        assert not torch.is_inference_mode_enabled() and not torch.is_grad_enabled()
+        assert torch.is_inference_mode_enabled() and not torch.is_grad_enabled()
         made = torch.ones(1)
-    assert not made.is_inference()
+    assert made.is_inference()
     with grad_context("inference"):
         assert torch.is_inference_mode_enabled()
+    with grad_context("no_grad"):
+        assert not torch.is_inference_mode_enabled() and not torch.is_grad_enabled()
 
 
 class ReplacesItsAttention(nn.Module):

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 from gradmode_plugin import GradModeViolation, evaluating
@@ -83,7 +85,7 @@ def test_exception_restores_the_exact_outer_state() -> None:
     model = make_model()
     with torch.inference_mode():
         with pytest.raises(ValueError), evaluating(model, grad_mode="no_grad"):
-            assert not torch.is_inference_mode_enabled()
+            assert torch.is_inference_mode_enabled()  # the caller's, never lowered
             raise ValueError
         assert torch.is_inference_mode_enabled()
     with torch.no_grad():
@@ -343,3 +345,102 @@ def test_a_second_check_on_the_same_probes_and_hooks_replaces_no_subscriber(monk
     assert found["graph_built"].startswith("autograd saved a (4, 8) float32 tensor")  # through the saved-tensor probe
     assert "saved" in Spy.seen and "output of ''" in Spy.seen
     assert "boundary at the start of the batch" in Spy.seen and "step output the step's output" in Spy.seen
+
+
+# -- the caller's grad context, the batch's end, a generator ------------------------------------------------------
+@pytest.mark.parametrize("grad_mode", ["auto", "no_grad"])
+def test_a_callers_inference_mode_is_never_lowered(grad_mode: str) -> None:
+    def run(guard: bool) -> tuple[torch.Tensor, list[bool], EvaluationScope | None]:
+        model = make_model()  # in training mode: "auto" picks no_grad, as inside a training loop
+        inside: list[bool] = []
+        scope = evaluating(model, grad_mode=grad_mode) if guard else None
+        with torch.inference_mode():
+            total = torch.zeros(2)  # an inference tensor the caller made before the loop
+            with scope or contextlib.nullcontext():
+                if scope is None:
+                    model.eval()
+                for i, x in enumerate(BATCHES):
+                    with scope.batch(i) if scope else contextlib.nullcontext():
+                        inside.append(torch.is_inference_mode_enabled())
+                        total += model(x).sum(0)  # in place: allowed only inside inference mode
+        return total, inside, scope
+
+    total, inside, scope = run(guard=True)
+    plain_total, plain_inside, _ = run(guard=False)
+    assert torch.equal(total, plain_total) and inside == plain_inside == [True] * 4
+    assert scope is not None and scope.report.total == 0 and scope.mode == "inference"
+    assert scope.reason.startswith("inside the caller's torch.inference_mode(): the guard never lowers")
+    assert scope.report.stage("evaluation").grad_context == "inference_mode"
+    assert "inside the caller's torch.inference_mode()" in scope.report.summary()
+
+
+def test_a_finding_after_a_batch_has_ended_belongs_to_no_batch() -> None:
+    def run(bug: bool) -> tuple[torch.Tensor, EvaluationScope]:
+        model = make_model()
+        torch.manual_seed(1)
+        with evaluating(model, on_violation="record") as scope:
+            with scope.batch(1):
+                out = model(BATCHES[1])
+            out = F.dropout(out, 0.5, training=bug)  # after the batch has ended
+            with scope.batch(2):
+                out = out + model(BATCHES[2])
+            out = F.dropout(out, 0.5, training=bug)  # after the loop
+        return out, scope
+
+    _, buggy = run(bug=True)
+    assert [(v.kind, v.batch_idx) for v in buggy.report.violations] == [("train_mode", None)]
+    assert "outside any batch" in buggy.report.summary()
+    out, correct = run(bug=False)
+    model = make_model().eval()
+    with torch.inference_mode():
+        plain = model(BATCHES[1]) + model(BATCHES[2])
+    assert correct.report.total == 0 and torch.equal(out, plain)
+
+
+def _outputs_and_training(suspended: bool) -> tuple[list[torch.Tensor], list[bool], nn.Module, EvaluationScope]:
+    """A generator evaluating a model for a consumer that trains another one between items: it yields from inside
+    ``evaluating()`` (``suspended``) or after the scope has ended."""
+    evaluated, trained = make_model(), nn.Linear(8, 2)
+    optimizer = torch.optim.SGD(trained.parameters(), lr=0.1)
+    scopes: list[EvaluationScope] = []
+
+    def outputs() -> Any:
+        with evaluating(evaluated, grad_mode="no_grad", on_violation="record") as scope:
+            made = []
+            for i, x in enumerate(BATCHES):
+                with scope.batch(i):
+                    if suspended:
+                        yield evaluated(x)
+                    else:
+                        made.append(evaluated(x))
+        scopes.append(scope)
+        yield from made
+
+    grad_on: list[bool] = []
+    results = []
+    for out in outputs():
+        grad_on.append(torch.is_grad_enabled())
+        with torch.enable_grad():  # the consumer's training step
+            trained(BATCHES[0]).sum().backward()
+        optimizer.step()
+        results.append(out)
+    return results, grad_on, trained, scopes[0]
+
+
+def test_a_generator_that_yields_inside_evaluating_is_a_blind_spot_and_its_look_alike_is_silent() -> None:
+    # The documented blind spot (docs/plain-pytorch.md): suspended at a yield, the scope stays entered, so the
+    # consumer's training runs under the guard's no_grad and its graph is reported as the evaluation's.
+    outputs, grad_on, _, scope = _outputs_and_training(suspended=True)
+    assert grad_on == [False] * 4 and scope.report.count("graph_built") == 4
+    # Yielding once the scope has ended: nothing reported, the consumer trains as it would without the guard.
+    outputs, grad_on, trained, scope = _outputs_and_training(suspended=False)
+    assert grad_on == [True] * 4 and scope.report.total == 0
+    evaluated, plain_trained = make_model().eval(), nn.Linear(8, 2)
+    optimizer = torch.optim.SGD(plain_trained.parameters(), lr=0.1)
+    with torch.no_grad():
+        plain = [evaluated(x) for x in BATCHES]
+    for _ in plain:
+        plain_trained(BATCHES[0]).sum().backward()
+        optimizer.step()
+    assert all(torch.equal(a, b) for a, b in zip(outputs, plain))
+    assert torch.equal(trained.weight, plain_trained.weight) and torch.equal(trained.bias, plain_trained.bias)

@@ -27,6 +27,10 @@ DECORATOR_FIX = (
     "remove that decorator: it turns grad mode on for everything the function calls; for gradients evaluation needs "
     "on purpose, write `with gradmode_plugin.allow_grad('reason'):` inside it instead"
 )
+TRANSFORM_FIX = (
+    "for gradients evaluation needs on purpose (Jacobians, physics losses, saliency), call the transform inside "
+    "`with gradmode_plugin.allow_grad('reason'):`; otherwise take it out of evaluation code"
+)
 THREAD_HINT = (
     "threads do not inherit the evaluating thread's grad mode: enter torch.no_grad() or torch.inference_mode() in "
     "the worker thread's code"
@@ -44,6 +48,7 @@ class GraphBuilt(Check):
 
     def start(self) -> None:
         self.scope.saved_tensors.listeners.append(self._saved)
+        self.scope.saved_tensors.lift_listeners.append(self._transform)
         self.scope.forward.grad_output_listeners.append(self._module_output)
         self.scope.forward.error_listeners.append(self._failed_in_thread)
 
@@ -56,6 +61,16 @@ class GraphBuilt(Check):
         dtype = str(tensor.dtype).replace("torch.", "")
         detail, hint = _with_cause(f"autograd saved a {tuple(tensor.shape)} {dtype} tensor for backward")
         self.scope.found(self.kind, where=self.scope.where(), detail=detail, hint=hint)
+
+    def _transform(self) -> None:
+        if not self.scope.wants(self.kind):
+            return
+        detail = (
+            "a torch.func transform that takes gradients (grad, vjp, jacrev or hessian) ran during evaluation outside "
+            "allow_grad: it records an autograd graph of its own (the guard lets it run, its saved-tensor probe "
+            "lifted, so what it saves is not counted)"
+        )
+        self.scope.found(self.kind, where=self.scope.where(), detail=detail, hint=TRANSFORM_FIX)
 
     def _module_output(self, name: str, tensor: torch.Tensor) -> None:
         if not self.scope.wants(self.kind):

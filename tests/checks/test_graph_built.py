@@ -11,7 +11,7 @@ import pytest
 import torch
 from torch import nn
 
-from gradmode_plugin import GradModeGuard, GradModeViolation, evaluating
+from gradmode_plugin import GradModeGuard, GradModeViolation, allow_grad, evaluating
 from tests.helpers.lightning import ToyModule, make_loader
 from tests.helpers.models import BATCHES, in_thread, make_model, run_loop
 
@@ -135,3 +135,59 @@ def test_a_worker_thread_killed_under_lightnings_inference_mode_is_reported(make
     found = [v for v in guard.report.violations if v.kind == "graph_built"]
     assert [v.batch_idx for v in found] == [0, 1, 2, 3] and {v.module for v in found} == {"gen.decoder.0"}
     assert "that the framework chose" in found[0].detail
+
+
+# -- torch.func transforms: they refuse to start under any saved-tensor hook ---------------------------------------
+def _energy(model: nn.Module) -> Any:
+    return lambda x: model(x).logsumexp(-1).sum()
+
+
+#: Each transform that takes gradients, and vmap over one, as a call on one input row.
+TRANSFORMS: dict[str, Any] = {
+    "grad": lambda f, x: torch.func.grad(f)(x),
+    "vjp": lambda f, x: torch.func.vjp(f, x)[1](torch.ones(()))[0],
+    "jacrev": lambda f, x: torch.func.jacrev(f)(x),
+    "hessian": lambda f, x: torch.func.hessian(f)(x[:1]),
+    "vmap over grad": lambda f, x: torch.func.vmap(torch.func.grad(lambda row: f(row[None])))(x),
+}
+
+
+def _transformed(name: str, guard: dict[str, Any] | None, allowed: bool = False) -> tuple[list[Any], Any]:
+    model = make_model().eval()
+    f = _energy(model)
+    if guard is None:
+        with torch.no_grad():
+            return [TRANSFORMS[name](f, x) for x in BATCHES], None
+    outs = []
+    with evaluating(model, **guard) as scope:
+        for i, x in enumerate(BATCHES):
+            with scope.batch(i), allow_grad("physics") if allowed else contextlib.nullcontext():
+                outs.append(TRANSFORMS[name](f, x))  # the transform's line
+    return outs, scope
+
+
+@pytest.mark.parametrize("name", list(TRANSFORMS))
+@pytest.mark.parametrize("grad_mode", ["no_grad", "inference"])
+def test_torch_func_transforms_run_to_the_end_under_record_with_the_finding(name: str, grad_mode: str) -> None:
+    plain, _ = _transformed(name, None)
+    for policy in ("record", "warn"):
+        with pytest.warns(UserWarning) if policy == "warn" else contextlib.nullcontext():
+            outs, scope = _transformed(name, {"grad_mode": grad_mode, "on_violation": policy})
+        assert all(torch.equal(a, b) for a, b in zip(outs, plain))
+        assert scope.report.count("graph_built") == 4  # at every batch
+        finding = scope.report.violations[0]
+        assert finding.detail.startswith("a torch.func transform that takes gradients")
+        assert "the transform's line" in (finding.where or "") and "allow_grad" in finding.hint
+    # Its correct look-alike: the same transform inside allow_grad, silent, counted, the same numbers.
+    outs, scope = _transformed(name, {"grad_mode": grad_mode}, allowed=True)
+    assert all(torch.equal(a, b) for a, b in zip(outs, plain))
+    assert scope.report.total == 0 and scope.report.stage("evaluation").allowed == {"physics": 4}
+
+
+@pytest.mark.parametrize("name", ["grad", "vmap over grad"])
+def test_a_torch_func_transform_under_raise_is_the_guards_error_naming_the_line_and_allow_grad(name: str) -> None:
+    with pytest.raises(GradModeViolation) as info:
+        _transformed(name, {"grad_mode": "no_grad"})
+    assert info.value.kind == "graph_built" and info.value.violation.batch_idx == 0
+    message = str(info.value)
+    assert "the transform's line" in message and "gradmode_plugin.allow_grad('reason')" in message

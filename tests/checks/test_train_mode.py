@@ -3,6 +3,7 @@ train whatever the module flags say: functional dropout by every path, attention
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -343,3 +344,111 @@ def test_a_scripted_model_with_a_submodule_training_is_reported_not_crashed(on_v
     assert (v.kind, v.batch_idx, v.module) == ("train_mode", 1, "1")
     assert "dropout.train()  # the line to blame" in (v.where or "")
     assert [m.training for m in model.modules()] == [True, True, True, True]  # restored as it was on entry
+
+
+# -- allow_train knows the module that made a call, however deep its helper functions go ---------------------------
+def _dropout_through_helpers(x: torch.Tensor, depth: int, p: float, training: bool | None) -> torch.Tensor:
+    """``F.dropout`` called ``depth`` helper functions below the caller (``training=None``: left at its default)."""
+    if depth > 1:
+        return _dropout_through_helpers(x, depth - 1, p, training)
+    return F.dropout(x, p) if training is None else F.dropout(x, p, training)
+
+
+class HelperDropout(nn.Module):
+    """A module whose forward reaches dropout through helper functions, as model code factors it."""
+
+    def __init__(self, depth: int, p: float = 0.5, default_training: bool = False) -> None:
+        super().__init__()
+        self.fc = nn.Linear(8, 8)
+        self.depth, self.p, self.default_training = depth, p, default_training
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        training = None if self.default_training else self.training
+        if self.depth == 0:
+            return F.dropout(self.fc(x), self.p, self.training)
+        return _dropout_through_helpers(self.fc(x), self.depth, self.p, training)
+
+
+class BodyAndHead(nn.Module):
+    def __init__(self, head: nn.Module, body: nn.Module | None = None) -> None:
+        super().__init__()
+        self.body = body or nn.Linear(8, 8)
+        self.head = head
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.body(x))
+
+
+def _drop_path_head() -> nn.Module:
+    drop_path = pytest.importorskip("timm.layers").DropPath
+    return nn.Sequential(nn.Linear(8, 8), drop_path(0.5))
+
+
+def _mc_heads() -> dict[str, Callable[[], nn.Module]]:
+    heads: dict[str, Callable[[], nn.Module]] = {
+        f"{depth} helper(s)": functools.partial(HelperDropout, depth) for depth in (1, 5, 60)
+    }
+    heads["F.dropout in forward"] = functools.partial(HelperDropout, 0)
+    heads["nn.Dropout"] = lambda: nn.Sequential(nn.Linear(8, 8), nn.Dropout(0.5))
+    heads["timm DropPath"] = _drop_path_head
+    return heads
+
+
+@pytest.mark.parametrize("head", list(_mc_heads()))
+def test_allow_train_covers_a_modules_dropout_however_deep_its_helpers_go(head: str) -> None:
+    def run(guard: bool) -> tuple[list[torch.Tensor], Any]:
+        torch.manual_seed(0)
+        model = BodyAndHead(_mc_heads()[head]())
+        torch.manual_seed(1)
+        if not guard:  # MC dropout as written without the guard: eval(), the head put back in training mode
+            model.eval().head.train()
+            with torch.inference_mode():
+                return [model(x) for x in BATCHES], None
+        with evaluating(model, allow_train=("head",)) as scope:
+            outs = []
+            for i, x in enumerate(BATCHES):
+                with scope.batch(i):
+                    outs.append(model(x))
+        return outs, scope
+
+    outs, scope = run(guard=True)
+    plain, _ = run(guard=False)
+    assert scope.report.total == 0 and all(torch.equal(a, b) for a, b in zip(outs, plain))
+
+
+@pytest.mark.parametrize("depth", [1, 5, 60])
+def test_dropout_deep_in_helpers_of_a_module_not_allowed_is_reported_naming_that_module(depth: int) -> None:
+    # The head may train (allow_train); the body's dropout, left at training=True, may not: found at every batch.
+    torch.manual_seed(0)
+    model = BodyAndHead(HelperDropout(1), body=HelperDropout(depth, default_training=True))
+    with evaluating(model, allow_train=("head",), on_violation="record") as scope:
+        for i, x in enumerate(BATCHES):
+            with scope.batch(i):
+                model(x)
+    assert [(v.kind, v.module, v.batch_idx) for v in scope.report.violations] == [
+        ("train_mode", "body", i) for i in range(len(BATCHES))
+    ]
+
+
+class McPredict(ToyModule):
+    """MC dropout at predict time: the head's forward reaches ``F.dropout`` through a one-line helper."""
+
+    def __init__(self, depth: int = 1) -> None:
+        super().__init__()
+        self.net = BodyAndHead(HelperDropout(depth))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.net(x)
+
+
+def test_allow_train_in_lightning_covers_a_heads_dropout_behind_a_helper(make_trainer: Any) -> None:
+    def predictions(guard: bool) -> torch.Tensor:
+        torch.manual_seed(0)
+        model = McPredict()
+        if not guard:  # what the guard's allow_train does, written by hand
+            model.on_predict_model_eval = lambda: (model.eval(), model.net.head.train())  # type: ignore[method-assign]
+        callbacks = [GradModeGuard(allow_train=("net.head",))] if guard else []
+        torch.manual_seed(1)
+        return torch.cat(make_trainer(callbacks=callbacks).predict(model, make_loader()))
+
+    assert torch.equal(predictions(guard=True), predictions(guard=False))
