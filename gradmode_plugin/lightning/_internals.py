@@ -232,9 +232,19 @@ def _lookup(obj: Any, path: str) -> Any:
 
 @contextlib.contextmanager
 def replaced(obj: object, name: str, value: Any) -> Iterator[None]:
-    """Set ``obj.name = value`` (an instance attribute) for the block, then put back exactly what was there."""
-    had_own = name in vars(obj)
-    own = vars(obj).get(name)
+    """Set ``obj.name = value`` (an instance attribute) for the block, then put back exactly what was there. A copy or
+    a pickle of ``obj`` made meanwhile (a Trainer deep-copied or pickled in the middle of a stage, as sweep and
+    checkpoint tools do) has what was there, not ``value``: it carries nothing of the guard (:class:`_Originals`)."""
+    attributes = vars(obj)
+    had_own = name in attributes
+    own = attributes.get(name)
+    originals = attributes.get("__getstate__")
+    installed = not isinstance(originals, _Originals) and "__getstate__" not in attributes
+    if installed:
+        originals = _Originals(obj)
+        obj.__getstate__ = originals
+    if isinstance(originals, _Originals):
+        originals.names.setdefault(name, (had_own, own))
     setattr(obj, name, value)
     try:
         yield
@@ -243,6 +253,31 @@ def replaced(obj: object, name: str, value: Any) -> Iterator[None]:
             setattr(obj, name, own)
         else:
             delattr(obj, name)
+        if isinstance(originals, _Originals):
+            originals.names.pop(name, None)
+        if installed:
+            delattr(obj, "__getstate__")
+
+
+class _Originals:
+    """The state of an object some of whose attributes the guard replaced, with what stood there put back: installed
+    as the object's own ``__getstate__``, which ``copy`` and ``pickle`` read before its class's
+    (``object.__reduce_ex__`` looks it up on the instance)."""
+
+    def __init__(self, obj: object) -> None:
+        self.obj = obj
+        #: ``name -> (whether the object held it itself, its own value then)``.
+        self.names: dict[str, tuple[bool, Any]] = {}
+
+    def __call__(self) -> Any:
+        by_class = getattr(type(self.obj), "__getstate__", None)  # object's own default from Python 3.11
+        state = by_class(self.obj) if by_class is not None else dict(vars(self.obj))
+        own = state[0] if isinstance(state, tuple) else state
+        if not isinstance(own, dict):
+            return state
+        own = {key: value for key, value in own.items() if key != "__getstate__" and key not in self.names}
+        own.update({name: value for name, (had_own, value) in self.names.items() if had_own})
+        return (own, *state[1:]) if isinstance(state, tuple) else own
 
 
 def wrapped_run(
@@ -309,6 +344,18 @@ def stage_touchpoints(
         if inference_mode is not None:
             stack.enter_context(replaced(loop, "inference_mode", inference_mode))
         yield
+
+
+def batches_fetched(loop: Any) -> int | None:
+    """How many batches the steps of the run just ended fetched themselves from the ``dataloader_iter`` they take
+    (loops/fetchers.py ``_DataLoaderIterDataFetcher.fetched``, kept on the loop as ``_data_fetcher`` by
+    loops/evaluation_loop.py and loops/prediction_loop.py until the trainer's teardown); None where Lightning fetched
+    one batch per step (or has no such fetcher)."""
+    fetcher = getattr(loop, "_data_fetcher", None)
+    if fetcher is None or not has_class(fetcher, "_DataLoaderIterDataFetcher"):
+        return None
+    fetched = getattr(fetcher, "fetched", None)
+    return fetched if isinstance(fetched, int) else None
 
 
 def strategy_sum(trainer: Any) -> Callable[[torch.Tensor], torch.Tensor]:

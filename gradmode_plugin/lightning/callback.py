@@ -38,7 +38,7 @@ from gradmode_plugin.lightning import _internals as internals
 from gradmode_plugin.modes import resolve_grad_mode
 from gradmode_plugin.options import GuardOptions, validate_flag, validate_keywords
 from gradmode_plugin.policy import Policy
-from gradmode_plugin.report import Report
+from gradmode_plugin.report import Report, checked_line
 from gradmode_plugin.scope import EvaluationScope
 from gradmode_plugin.violations import GradModeViolation
 
@@ -49,6 +49,14 @@ log = logging.getLogger("gradmode_plugin")
 #: At most this many distinct findings are described in the end-of-run warning (the report holds all).
 _WARNED_FINDINGS: Final[int] = 5
 
+
+#: The evaluation stage each entry runs (named in the clean-run line when it checked nothing).
+_ENTRY_STAGES: Final[dict[str, str]] = {
+    "fit": "validation",
+    "validate": "validation",
+    "test": "test",
+    "predict": "predict",
+}
 
 _BASES = internals.callback_bases()
 
@@ -126,7 +134,14 @@ class GradModeGuard(*_BASES, metaclass=_NamesItsArguments):  # type: ignore[misc
         self.warn_at_end = True
         self._attached: contextlib.ExitStack | None = None
         self._scope: EvaluationScope | None = None
-        self._start: tuple[int, dict[str, dict[str, int]], dict[str, int]] = (0, {}, {})
+        self._start: tuple[int, dict[str, dict[str, int]], dict[str, tuple[int, int]]] = (0, {}, {})
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A copy or pickle (of the Trainer, mid-stage) is a guard attached to nothing: the stage's scope and the
+        # touchpoints stay with the guard that entered them.
+        state = dict(self.__dict__)
+        state["_attached"] = state["_scope"] = None
+        return state
 
     @property
     def grad_mode(self) -> str:
@@ -167,11 +182,7 @@ class GradModeGuard(*_BASES, metaclass=_NamesItsArguments):  # type: ignore[misc
             stack.close()
             raise
         self._attached = stack
-        self._start = (
-            len(self.report.violations),
-            self.report.counts,
-            {stage: summary.batches for stage, summary in self.report.stages.items()},
-        )
+        self._start = (len(self.report.violations), self.report.counts, self.report.checked())
 
     @override
     def teardown(self, trainer: Trainer, pl_module: LightningModule, stage: str) -> None:
@@ -244,6 +255,9 @@ class GradModeGuard(*_BASES, metaclass=_NamesItsArguments):  # type: ignore[misc
                     self._scope = scope
                     stack.callback(setattr, self, "_scope", None)
                     result = run(*args, **kwargs)
+                    fetched = internals.batches_fetched(loop)
+                    if fetched is not None:
+                        scope.fetched(fetched)
                 self._log_counts(trainer, stage, scope)
                 return result
 
@@ -284,19 +298,19 @@ class GradModeGuard(*_BASES, metaclass=_NamesItsArguments):  # type: ignore[misc
         lines.append("all of them: guard.report (summary(), to_json())")
         internals.rank_zero_warn(trainer, "\n".join(lines))
 
-    def _log_checked(self, trainer: Any, entry: str, batches_before: dict[str, int]) -> None:
-        """One INFO line on rank zero after a fit/validate/test/predict: stages, batches checked and violations, so a
-        clean run says what its silence covers."""
-        checked = {
-            stage: summary.batches - batches_before.get(stage, 0)
-            for stage, summary in self.report.stages.items()
-            if summary.batches != batches_before.get(stage, 0)
-        }
-        if not checked or trainer.global_rank != 0:
+    def _log_checked(self, trainer: Any, entry: str, batches_before: dict[str, tuple[int, int]]) -> None:
+        """One INFO line on rank zero after a fit/validate/test/predict: stages, batches checked (and step calls, where
+        steps fetched their own batches) and violations, so a clean run says what its silence covers; a run that
+        checked nothing (``limit_val_batches=0``) says 0 batches of its stage."""
+        if trainer.global_rank != 0:
             return
+        checked = {
+            stage: (batches - batches_before.get(stage, (0, 0))[0], steps - batches_before.get(stage, (0, 0))[1])
+            for stage, (batches, steps) in self.report.checked().items()
+            if (batches, steps) != batches_before.get(stage, (0, 0))
+        }
         violations = self.report.total - sum(sum(c.values()) for c in self._start[1].values())
-        stages = ", ".join(f"{stage} {n} batch(es)" for stage, n in checked.items())
-        log.info("gradmode: %s checked %s: %d violation(s)", entry, stages, violations)
+        log.info("%s", checked_line(entry, checked or {_ENTRY_STAGES.get(entry, entry): (0, 0)}, violations))
 
     def _stage_start(self, trainer: Any) -> None:
         """Lightning ran the model's eval hook: the guard must be inside that stage, or the run is unguarded. The

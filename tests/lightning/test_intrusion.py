@@ -490,3 +490,93 @@ def test_every_touchpoint_is_taken_off_after_each_stage(make_trainer: Any, tmp_p
     assert leftovers(trainer) == []
     trainer.predict(model, make_loader())
     assert leftovers(trainer) == [] and hook_count(model) == 0
+
+
+# -- 9. the edges: a caller's inference mode, torch.func in fit, a Trainer copied mid-stage --------------------------
+class SeesItsContext(ToyModule):
+    def __init__(self) -> None:
+        super().__init__()
+        self.inference: list[bool] = []
+
+    def validation_step(self, batch: Any, batch_idx: int) -> None:
+        self.inference.append(torch.is_inference_mode_enabled())
+        super().validation_step(batch, batch_idx)
+
+
+@pytest.mark.parametrize("grad_mode", ["auto", "no_grad"])
+def test_a_callers_inference_mode_around_validate_is_never_lowered(make_trainer: Any, grad_mode: str) -> None:
+    @torch.inference_mode()
+    def validate(guard: GradModeGuard | None) -> tuple[list[bool], list[dict[str, float]]]:
+        model = _seeded(SeesItsContext)
+        trainer = make_trainer(callbacks=[guard] if guard else [], inference_mode=False)
+        return model.inference, trainer.validate(model, make_loader())
+
+    guard = GradModeGuard(grad_mode=grad_mode)
+    assert validate(guard) == validate(None)
+    assert validate(None)[0] == [True] * 4
+    summary = guard.report.stage("validation")
+    assert guard.report.total == 0 and summary.grad_context == "inference_mode"
+    assert summary.reason.startswith("inside the caller's torch.inference_mode(): the guard never lowers")
+
+
+class FuncInValidation(ToyModule):
+    """A validation step that takes an input gradient with torch.func, without allow_grad."""
+
+    def validation_step(self, batch: Any, batch_idx: int) -> None:
+        x, y = batch
+        grad = torch.func.grad(lambda v: nn.functional.cross_entropy(self(v), y))(x)  # the torch.func line
+        self.log("input_grad", grad.abs().mean())
+
+
+def test_torch_func_in_validation_during_fit_runs_to_the_end_under_record(make_trainer: Any) -> None:
+    def fit(guard: GradModeGuard | None) -> FuncInValidation:
+        model = _seeded(FuncInValidation)
+        trainer = make_trainer(callbacks=[guard] if guard else [], limit_val_batches=2, num_sanity_val_steps=0)
+        trainer.fit(model, make_loader(), make_loader())
+        model.metrics = trainer.callback_metrics  # type: ignore[assignment]
+        return model
+
+    guard = GradModeGuard(on_violation="record")
+    guarded, plain = fit(guard), fit(None)
+    assert_same_weights(guarded, plain)
+    assert torch.equal(guarded.metrics["input_grad"], plain.metrics["input_grad"])
+    assert guard.report.count("graph_built", "validation") == 2
+    assert "the torch.func line" in (guard.report.violations[0].where or "")
+    with pytest.raises(GradModeViolation) as info:
+        fit(GradModeGuard())
+    assert info.value.kind == "graph_built" and "the torch.func line" in str(info.value)
+    assert "allow_grad('reason')" in str(info.value)
+
+
+class CopiesItsTrainer(ToyModule):
+    """Deep-copies and pickles its Trainer in the middle of validation, as sweep and checkpoint tools do."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.copies: list[Any] = []
+
+    def validation_step(self, batch: Any, batch_idx: int) -> None:
+        if batch_idx == 0:
+            self.copies.append(copy.deepcopy(self.trainer))
+            self.copies.append(pickle.loads(pickle.dumps(self.trainer)))
+        super().validation_step(batch, batch_idx)
+
+
+def test_a_trainer_copied_and_pickled_mid_stage_carries_nothing_of_the_guard(make_trainer: Any) -> None:
+    def fit(guard: bool) -> CopiesItsTrainer:
+        model = _seeded(CopiesItsTrainer)
+        trainer = make_trainer(callbacks=[GradModeGuard()] if guard else [], limit_val_batches=2)
+        trainer.fit(model, make_loader(), make_loader())
+        return model
+
+    guarded, plain = fit(guard=True), fit(guard=False)
+    assert_same_weights(guarded, plain)
+    assert len(guarded.copies) == 4  # the sanity check's and the epoch's validation, each copied and pickled
+    for trainer in guarded.copies:
+        loops = _internals.evaluation_loops(trainer)
+        for owner in [*loops, *(loop.batch_progress for loop in loops), trainer.strategy, trainer.precision_plugin]:
+            assert {"run", "_build_kwargs", "increment_completed", "__getstate__"}.isdisjoint(vars(owner))
+            assert not any(name in vars(owner) for name in ("validation_step", "_clip_gradients", "clip_gradients"))
+        copied_guard = next(c for c in trainer.callbacks if isinstance(c, GradModeGuard))
+        assert copied_guard._scope is None and copied_guard._attached is None
+        copy.deepcopy(trainer), pickle.dumps(trainer)  # and copied again

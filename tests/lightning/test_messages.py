@@ -51,6 +51,57 @@ def test_a_clean_run_says_what_it_checked(make_trainer: Any, caplog: pytest.LogC
     ]
 
 
+class FetchesItsBatches(ToyModule):
+    """A validation step that takes ``dataloader_iter`` and consumes two batches a call; ``bug``: the third batch
+    validated under enable_grad."""
+
+    def __init__(self, bug: bool = False) -> None:
+        super().__init__()
+        self.bug = bug
+        self.losses: list[torch.Tensor] = []
+
+    def validation_step(self, dataloader_iter: Any) -> None:  # type: ignore[override]
+        for _ in range(2):
+            (x, y), _, _ = next(dataloader_iter)
+            with torch.set_grad_enabled(self.bug and len(self.losses) == 2):
+                self.losses.append(nn.functional.cross_entropy(self(x), y))
+
+
+def _checked_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if " checked " in r.getMessage()]
+
+
+def test_a_step_that_fetches_its_batches_counts_them_and_an_empty_stage_says_0(
+    make_trainer: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="gradmode_plugin")
+
+    def validate(guard: GradModeGuard | None, model: FetchesItsBatches, **kwargs: Any) -> list[torch.Tensor]:
+        make_trainer(callbacks=[guard] if guard else [], **kwargs).validate(model, make_loader())
+        return model.losses
+
+    torch.manual_seed(0)
+    guarded = validate(GradModeGuard(), FetchesItsBatches())
+    torch.manual_seed(0)
+    assert torch.equal(torch.stack(guarded), torch.stack(validate(None, FetchesItsBatches())))
+    assert _checked_lines(caplog) == [
+        "gradmode: validate checked validation 4 batch(es) in 2 step call(s): 0 violation(s)"
+    ]
+    guard = GradModeGuard(on_violation="record")
+    validate(guard, FetchesItsBatches(bug=True), inference_mode=False)  # the third batch, in the second call
+    assert [v.kind for v in guard.report.violations] == ["graph_built"]
+    assert "validation: 1 run(s), 4 batch(es) in 2 step call(s)" in guard.report.summary()
+
+    caplog.clear()
+    trainer = make_trainer(callbacks=[GradModeGuard()], limit_val_batches=0)
+    trainer.validate(ToyModule(), make_loader())
+    trainer.fit(ToyModule(), make_loader(), make_loader())
+    assert _checked_lines(caplog) == [
+        "gradmode: validate checked validation 0 batch(es): 0 violation(s)",
+        "gradmode: fit checked validation 0 batch(es): 0 violation(s)",
+    ]
+
+
 class Saliency(ToyModule):
     """Saliency written with enable_grad, which does not leave the inference mode Lightning's validate runs under."""
 
