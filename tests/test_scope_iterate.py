@@ -50,6 +50,20 @@ def test_a_bug_is_raised_at_its_batch_naming_the_line_of_the_loop_body() -> None
     assert flags(model) == before and hook_count(model) == 0
 
 
+def _deep(levels: int, x: torch.Tensor) -> torch.Tensor:
+    """The bug several of the user's frames below the loop, deeper than ``where`` shows on its own."""
+    return F.dropout(x, 0.5, training=True) if levels == 0 else _deep(levels - 1, x)
+
+
+def test_the_line_of_the_loop_is_named_however_deep_the_bug_is() -> None:
+    model = make_model()
+    with pytest.raises(GradModeViolation) as info, evaluating(model) as scope:
+        for x in _progress(scope.iterate(BATCHES)):
+            _deep(4, model(x))  # the loop's line
+    where = info.value.violation.where or ""
+    assert where.endswith("_deep(4, model(x))  # the loop's line"), where
+
+
 def test_the_same_bug_in_the_two_line_form_reads_the_same() -> None:
     def step(model: torch.nn.Module, i: int, x: torch.Tensor) -> None:
         if i == 1:
