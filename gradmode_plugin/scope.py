@@ -38,6 +38,7 @@ from gradmode_plugin.policy import Policy
 from gradmode_plugin.probes import TRAIN_CALLS, TRAINING_CALLS, ForwardProbe, SavedTensorProbe
 from gradmode_plugin.report import Report
 from gradmode_plugin.violations import GradModeContextError, GradModeViolation, Violation
+from gradmode_plugin.wrappers import user_module
 
 log = logging.getLogger("gradmode_plugin")
 _T = TypeVar("_T")
@@ -660,8 +661,8 @@ def _resolve_on_entry(grad_mode: str, model: nn.Module) -> GradContextChoice:
     """``grad_mode`` for a plain scope, from what the model is when the scope is entered: ``no_grad`` for a model
     in training mode (evaluation inside a training loop, where inference tensors could not be reused)."""
     why = (
-        f"the model ({type(model).__name__}) was in training mode when the scope was entered, as inside a training "
-        "loop: no_grad keeps what evaluation makes usable by training code"
+        f"the model ({type(user_module(model)).__name__}) was in training mode when the scope was entered, as inside a "
+        "training loop: no_grad keeps what evaluation makes usable by training code"
         if model.training
         else None
     )
