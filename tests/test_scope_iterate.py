@@ -169,9 +169,8 @@ def test_an_exception_thrown_in_is_handled_as_with_scope_batch_handles_it() -> N
         with pytest.raises(GradModeContextError, match="the guard chose") as info:
             batches.throw(error)
     assert info.value.__cause__ is error
-    with evaluating(model) as scope, pytest.raises(GradModeContextError, match="the guard chose"):
-        with scope.batch(0):
-            raise error
+    with evaluating(model) as scope, pytest.raises(GradModeContextError, match="the guard chose"), scope.batch(0):
+        raise error
 
 
 def _walk(tb: Any) -> Iterator[Any]:

@@ -9,37 +9,11 @@ from pathlib import Path
 import pytest
 import torch
 import torch.distributed as dist
-import torch.nn.functional as F
 from torch import nn
 
 from gradmode_plugin import GradModeViolation, evaluating
 from gradmode_plugin.wrappers import user_module
-from tests.helpers.models import BATCHES, flags, hook_count
-
-
-class Net(nn.Module):
-    """A head whose dropout is planted by ``bug``: ``F.dropout(..., training=True)`` in the user's own module."""
-
-    def __init__(self, bug: bool = False) -> None:
-        super().__init__()
-        torch.manual_seed(0)
-        self.body = nn.Sequential(nn.Linear(8, 16), nn.BatchNorm1d(16), nn.ReLU())
-        self.head = Head(bug)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.head(self.body(x))
-
-
-class Head(nn.Module):
-    def __init__(self, bug: bool) -> None:
-        super().__init__()
-        self.bug = bug
-        self.drop = nn.Dropout(0.5)
-        self.out = nn.Linear(16, 2)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        x = F.dropout(x, 0.5, training=True) if self.bug else self.drop(x)  # the planted bug
-        return self.out(x)
+from tests.helpers.models import BATCHES, Net, flags, hook_count
 
 
 @pytest.fixture
