@@ -40,7 +40,7 @@ def test_a_bug_is_raised_at_its_batch_naming_the_line_of_the_loop_body() -> None
         for x in _progress(scope.iterate(BATCHES, start=10, dataloader_idx=1)):
             out = model(x)
             if scope.batch_idx == 12:
-                out = F.dropout(out, 0.5, training=True)  # the planted bug
+                out = F.dropout(out, 0.5, training=True)  # noqa: GM102 (the planted bug)
     violation = info.value.violation
     assert (violation.kind, violation.batch_idx, violation.dataloader_idx) == ("train_mode", 12, 1)
     assert "test_scope_iterate.py" in (violation.where or "") and "the planted bug" in (violation.where or "")
@@ -52,7 +52,7 @@ def test_a_bug_is_raised_at_its_batch_naming_the_line_of_the_loop_body() -> None
 
 def _deep(levels: int, x: torch.Tensor) -> torch.Tensor:
     """The bug several of the user's frames below the loop, deeper than ``where`` shows on its own."""
-    return F.dropout(x, 0.5, training=True) if levels == 0 else _deep(levels - 1, x)
+    return F.dropout(x, 0.5, training=True) if levels == 0 else _deep(levels - 1, x)  # noqa: GM102 (the planted bug)
 
 
 def test_the_line_of_the_loop_is_named_however_deep_the_bug_is() -> None:
@@ -67,7 +67,7 @@ def test_the_line_of_the_loop_is_named_however_deep_the_bug_is() -> None:
 def test_the_same_bug_in_the_two_line_form_reads_the_same() -> None:
     def step(model: torch.nn.Module, i: int, x: torch.Tensor) -> None:
         if i == 1:
-            torch.set_grad_enabled(True)  # the planted bug: a leak past the batch
+            torch.set_grad_enabled(True)  # noqa: GM401 (the planted bug: a leak past the batch)
         model(x)
 
     def run(iterate: bool) -> Any:

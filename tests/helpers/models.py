@@ -112,7 +112,7 @@ class Head(nn.Module):
         self.out = nn.Linear(16, 2)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        x = F.dropout(x, 0.5, training=True) if self.bug else self.drop(x)  # the planted bug
+        x = F.dropout(x, 0.5, training=True) if self.bug else self.drop(x)  # noqa: GM102 (the planted bug)
         return self.out(x)
 
 
