@@ -63,6 +63,6 @@ def test_a_fabric_module_without_what_the_guard_reads_is_refused_naming_the_way_
     fabric = fabric_module.Fabric(accelerator="cpu", devices=1)
     model = fabric.setup(Net())
     del model._modules["_original_module"]  # what a Fabric that renamed it would look like
-    with pytest.raises(UnsupportedFabricError, match="pass the module you gave fabric.setup"):
+    with pytest.raises(UnsupportedFabricError, match=r"pass the module you gave fabric\.setup"):
         evaluating(model).__enter__()
     assert torch.is_grad_enabled()
