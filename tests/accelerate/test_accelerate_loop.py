@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 import torch
-import torch.nn.functional as F
 
 from gradmode_plugin import GradModeViolation, evaluating
 from tests.helpers.lightning import make_loader
+from tests.helpers.loops import accelerate_fit, same
 from tests.helpers.models import Net, flags, hook_count
 
 accelerate = pytest.importorskip("accelerate")
@@ -26,47 +26,20 @@ def _prepare(bug: bool = False) -> tuple[Any, Any, Any, Any, Any, Any]:
     return accelerator, net, model, optimizer, train, val
 
 
-def _fit(guarded: bool, unfreeze_at: int | None = None) -> tuple[list[torch.Tensor], Any]:
-    """Two epochs of Accelerate's usual loop, each followed by an evaluation that gathers predictions: with the
-    guard, or as Accelerate's docs write it."""
-    accelerator, net, model, optimizer, train, val = _prepare()
-    predictions: list[torch.Tensor] = []
-    for _ in range(2):
-        model.train()
-        for x, y in train:
-            optimizer.zero_grad()
-            accelerator.backward(F.cross_entropy(model(x), y))
-            optimizer.step()
-        if guarded:
-            with evaluating(model) as scope:
-                for x, _ in scope.iterate(val):
-                    if scope.batch_idx == unfreeze_at:
-                        accelerator.unwrap_model(model).head.train()  # the planted bug
-                    predictions.append(accelerator.gather_for_metrics(model(x)))
-            assert scope.report.total == 0 and model.training
-        else:
-            model.eval()
-            for x, _ in val:
-                with torch.no_grad():
-                    logits = model(x)
-                predictions.append(accelerator.gather_for_metrics(logits))
-    return predictions, net
-
-
 def test_a_correct_accelerate_loop_trains_and_evaluates_to_the_same_numbers() -> None:
-    plain, plain_net = _fit(guarded=False)
-    guarded, guarded_net = _fit(guarded=True)
-    assert len(guarded) == 8 and all(torch.equal(a, b) for a, b in zip(plain, guarded))
-    assert all(torch.equal(a, b) for a, b in zip(plain_net.state_dict().values(), guarded_net.state_dict().values()))
+    plain, plain_net = accelerate_fit(guarded=False)
+    guarded, guarded_net = accelerate_fit(guarded=True)
+    assert len(guarded) == 8 and same(plain, guarded)
+    assert same(list(plain_net.state_dict().values()), list(guarded_net.state_dict().values()))
     assert hook_count(guarded_net) == 0
 
 
 def test_a_bug_in_the_loop_is_found_at_its_batch_naming_the_users_module_and_line() -> None:
     with pytest.raises(GradModeViolation) as info:
-        _fit(guarded=True, unfreeze_at=1)
+        accelerate_fit(guarded=True, unfreeze_at=1)
     violation = info.value.violation
     assert (violation.kind, violation.batch_idx, violation.module) == ("train_mode", 1, "head")
-    assert "test_accelerate_loop.py" in (violation.where or "") and "the planted bug" in (violation.where or "")
+    assert "loops.py" in (violation.where or "") and "the planted bug" in (violation.where or "")
 
 
 def test_a_bug_in_the_users_module_names_it_and_the_state_is_restored() -> None:

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 import torch
-import torch.nn.functional as F
 
 from gradmode_plugin import GradModeViolation, evaluating
 from tests.helpers.lightning import make_loader
+from tests.helpers.loops import fabric_fit, same
 from tests.helpers.models import Net, flags, hook_count
 
 fabric_module = pytest.importorskip("lightning.fabric")
@@ -25,45 +25,20 @@ def _setup(bug: bool = False) -> tuple[Any, Any, Any, Any, Any]:
     return fabric, net, model, optimizer, (train, val)
 
 
-def _fit(guarded: bool, unfreeze_at: int | None = None) -> tuple[list[torch.Tensor], Any]:
-    """Two epochs of Fabric's usual loop, each followed by an evaluation: with the guard (one line more), or as
-    Fabric's docs write it."""
-    fabric, net, model, optimizer, (train, val) = _setup()
-    losses: list[torch.Tensor] = []
-    for _ in range(2):
-        model.train()
-        for x, y in train:
-            optimizer.zero_grad()
-            fabric.backward(F.cross_entropy(model(x), y))
-            optimizer.step()
-        if guarded:
-            with evaluating(model) as scope:
-                for x, y in scope.iterate(val):
-                    if scope.batch_idx == unfreeze_at:
-                        model.head.train()  # the planted bug: through Fabric's wrapper, onto the user's head
-                    losses.append(F.cross_entropy(model(x), y))
-            assert scope.report.total == 0 and model.training
-        else:
-            model.eval()
-            with torch.no_grad():
-                losses.extend(F.cross_entropy(model(x), y) for x, y in val)
-    return losses, net
-
-
 def test_a_correct_fabric_loop_trains_and_evaluates_to_the_same_numbers() -> None:
-    plain, plain_net = _fit(guarded=False)
-    guarded, guarded_net = _fit(guarded=True)
-    assert len(guarded) == 8 and all(torch.equal(a, b) for a, b in zip(plain, guarded))
-    assert all(torch.equal(a, b) for a, b in zip(plain_net.state_dict().values(), guarded_net.state_dict().values()))
+    plain, plain_net = fabric_fit(guarded=False)
+    guarded, guarded_net = fabric_fit(guarded=True)
+    assert len(guarded) == 8 and same(plain, guarded)
+    assert same(list(plain_net.state_dict().values()), list(guarded_net.state_dict().values()))
     assert hook_count(guarded_net) == 0
 
 
 def test_a_bug_in_the_loop_is_found_at_its_batch_naming_the_users_module_and_line() -> None:
     with pytest.raises(GradModeViolation) as info:
-        _fit(guarded=True, unfreeze_at=2)
+        fabric_fit(guarded=True, unfreeze_at=2)
     violation = info.value.violation
     assert (violation.kind, violation.batch_idx, violation.module) == ("train_mode", 2, "head")
-    assert "test_fabric_loop.py" in (violation.where or "") and "the planted bug" in (violation.where or "")
+    assert "loops.py" in (violation.where or "") and "the planted bug" in (violation.where or "")
 
 
 def test_a_bug_in_the_users_module_names_it_and_the_state_is_restored() -> None:
