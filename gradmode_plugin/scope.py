@@ -50,8 +50,9 @@ class EvaluationScope:
     On entry: records every module's train flag, calls ``model.eval()`` and puts the ``allow_train`` modules in
     training mode, enters the grad context and installs the probes; a module that ``eval()`` left in training mode
     (a ``train()`` override that skips a child) is reported, never switched. On exit, normal or not, restores
-    exactly the previous grad mode, inference mode, module flags and hooks. Use :meth:`batch` around each batch for
-    per-batch detection (violations then name the batch and your loop's line); without it, checks run once at exit.
+    exactly the previous grad mode, inference mode, module flags and hooks. Use :meth:`batch` around each batch (or
+    :meth:`iterate` over the batches) for per-batch detection (violations then name the batch and your loop's line);
+    without it, checks run once at exit.
 
     Args:
         model: the module evaluated (its submodules are recorded and checked by qualified name).
