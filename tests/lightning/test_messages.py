@@ -83,7 +83,9 @@ trainer.validate(model, loader)
 
 
 @pytest.mark.slow  # a child process
-@pytest.mark.parametrize(("namespace", "way"), [("lightning.pytorch", "callback"), ("pytorch_lightning", "environment")])
+@pytest.mark.parametrize(
+    ("namespace", "way"), [("lightning.pytorch", "callback"), ("pytorch_lightning", "environment")]
+)
 def test_a_clean_run_says_so_where_lightnings_own_lines_show(tmp_path: Any, namespace: str, way: str) -> None:
     """Logging left as Python starts it (no handler configured): the guard's line for each stage shows once, on
     the stream Lightning's own rank-zero INFO lines show on."""
@@ -126,7 +128,8 @@ def test_evaluating_prints_nothing_unless_asked_as_its_docs_say(tmp_path: Any) -
     asked = run_process([sys.executable, "-c", PLAIN_EVALUATION, "ask"], cwd=tmp_path, env=this_checkout())
     assert asked.returncode == 0, asked.stderr
     assert "INFO:gradmode_plugin:gradmode: evaluation runs under torch.no_grad" in asked.stderr
-    assert asked.stdout.startswith("evaluation: 1 run(s), 2 batch(es) under no_grad") and "violations: 0" in asked.stdout
+    assert asked.stdout.startswith("evaluation: 1 run(s), 2 batch(es) under no_grad")
+    assert "violations: 0" in asked.stdout
 
 
 class Saliency(ToyModule):
