@@ -117,6 +117,36 @@ def test_an_unknown_table_is_an_error() -> None:
         load_hooks().render("<!-- table: nothing -->\n")
 
 
+def section(page: str, heading: str) -> str:
+    """The text of ``page`` under ``heading`` up to the next heading."""
+    text = page.split(f"\n{heading}\n", 1)[1]
+    return re.split(r"^#{1,6} ", text, maxsplit=1, flags=re.MULTILINE)[0]
+
+
+def dense_paragraphs(text: str, longest: int = 3) -> list[str]:
+    """The blocks of ``text`` that hold more than one rule: any paragraph but a one-line lead-in (``...:``), and list
+    items longer than ``longest`` lines."""
+    dense = []
+    for block in (b.strip() for b in re.split(r"\n\s*\n", text) if b.strip()):
+        items = re.split(r"^- ", block, flags=re.MULTILINE)
+        lead = items[0].strip()  # text before any list item
+        if lead and ("\n" in lead or not lead.endswith(":")):
+            dense.append(lead[:80])
+        dense += [item[:80] for item in items[1:] if item.strip().count("\n") >= longest]
+    return dense
+
+
+def test_what_the_linter_leaves_silent_is_one_rule_per_item() -> None:
+    silent = section((DOCS / "lint.md").read_text(), "### What stays silent")
+    assert silent.count("\n- ") >= 20
+    assert dense_paragraphs(silent) == []
+
+
+def test_a_dense_paragraph_is_found() -> None:
+    text = "Lead-in:\n\n- one rule\n- another\n  on two lines\n\nWhat stays silent: a, b, c,\nd and e.\n"
+    assert dense_paragraphs(text) == ["What stays silent: a, b, c,\nd and e."]
+
+
 def nav_pages(entries: list[object]) -> set[str]:
     pages: set[str] = set()
     for entry in entries:
