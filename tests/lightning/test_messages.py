@@ -101,35 +101,41 @@ def test_a_clean_run_says_so_where_lightnings_own_lines_show(tmp_path: Any, name
     assert all(line in proc.stderr.splitlines() for line in lines)
 
 
-#: A clean plain-PyTorch evaluation; ``ask`` does what the docstring of ``evaluating`` says to see what it checked.
+#: A clean plain-PyTorch evaluation with logging as Python starts it, a marker on both streams, then the same after
+#: doing what the docstring of ``evaluating`` says to see what it checked.
 PLAIN_EVALUATION = """
 import logging, sys
 import torch
 from torch import nn
 from gradmode_plugin import evaluating
-if sys.argv[1] == "ask":
-    logging.basicConfig(level=logging.INFO)
 model = nn.Sequential(nn.Linear(4, 4), nn.BatchNorm1d(4), nn.Dropout())
-with evaluating(model) as scope:
-    for i in range(2):
-        with scope.batch(i):
-            model(torch.randn(3, 4))
-if sys.argv[1] == "ask":
-    print(scope.report.summary())
+for asked in (False, True):
+    if asked:
+        print("ASKED", flush=True)
+        print("ASKED", file=sys.stderr, flush=True)
+        logging.basicConfig(level=logging.INFO)
+    model.train()
+    with evaluating(model) as scope:
+        for i in range(2):
+            with scope.batch(i):
+                model(torch.randn(3, 4))
+    if asked:
+        print(scope.report.summary())
 """
 
 
-@pytest.mark.slow  # child processes
+@pytest.mark.slow  # a child process
 def test_evaluating_prints_nothing_unless_asked_as_its_docs_say(tmp_path: Any) -> None:
     assert "logging.basicConfig(level=logging.INFO)" in (evaluating.__doc__ or "")
     assert "scope.report.summary()" in (evaluating.__doc__ or "")
-    quiet = run_process([sys.executable, "-c", PLAIN_EVALUATION, "quiet"], cwd=tmp_path, env=this_checkout())
-    assert quiet.returncode == 0 and quiet.stdout == quiet.stderr == "", quiet.stdout + quiet.stderr
-    asked = run_process([sys.executable, "-c", PLAIN_EVALUATION, "ask"], cwd=tmp_path, env=this_checkout())
-    assert asked.returncode == 0, asked.stderr
-    assert "INFO:gradmode_plugin:gradmode: evaluation runs under torch.no_grad" in asked.stderr
-    assert asked.stdout.startswith("evaluation: 1 run(s), 2 batch(es) under no_grad")
-    assert "violations: 0" in asked.stdout
+    proc = run_process([sys.executable, "-c", PLAIN_EVALUATION], cwd=tmp_path, env=this_checkout())
+    assert proc.returncode == 0, proc.stderr
+    quiet_out, asked_out = proc.stdout.split("ASKED\n")
+    quiet_err, asked_err = proc.stderr.split("ASKED\n")
+    assert quiet_out == quiet_err == "", quiet_out + quiet_err
+    assert "INFO:gradmode_plugin:gradmode: evaluation runs under torch.no_grad" in asked_err
+    assert asked_out.startswith("evaluation: 1 run(s), 2 batch(es) under no_grad")
+    assert "violations: 0" in asked_out
 
 
 class Saliency(ToyModule):
