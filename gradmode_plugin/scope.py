@@ -731,6 +731,10 @@ def evaluating(
         stage: the name findings and the report give the stage.
         report: a report to fill (a new one by default, as ``scope.report``).
 
+    A clean run prints nothing. To see what it checked, print ``scope.report.summary()`` after the block (stages,
+    batches, grad context and why, violations); its INFO lines (the grad context chosen and why) go to the
+    ``gradmode_plugin`` logger, shown by ``logging.basicConfig(level=logging.INFO)`` or a handler of your own.
+
     Example:
         >>> model = nn.Sequential(nn.Linear(4, 2), nn.Dropout())
         >>> with evaluating(model, grad_mode="no_grad") as scope:

@@ -296,7 +296,8 @@ class GradModeGuard(*_BASES, metaclass=_NamesItsArguments):  # type: ignore[misc
             return
         violations = self.report.total - sum(sum(c.values()) for c in self._start[1].values())
         stages = ", ".join(f"{stage} {n} batch(es)" for stage, n in checked.items())
-        log.info("gradmode: %s checked %s: %d violation(s)", entry, stages, violations)
+        # Through Lightning's own rank-zero logging: a user who sees Lightning's INFO lines sees this one.
+        internals.rank_zero_info(trainer, f"gradmode: {entry} checked {stages}: {violations} violation(s)")
 
     def _stage_start(self, trainer: Any) -> None:
         """Lightning ran the model's eval hook: the guard must be inside that stage, or the run is unguarded. The
