@@ -24,6 +24,8 @@ from collections.abc import Callable
 from types import CodeType
 from typing import Any, Final
 
+from gradmode_plugin.violations import GradModeContextError, GradModeViolation
+
 #: The transformers versions this module was written against (each touchpoint is also checked at run time).
 SUPPORTED: Final[str] = "5.x (written against 5.24)"
 #: The file every touchpoint lives in.
@@ -87,6 +89,7 @@ def require_support() -> None:
         raise missing("the list DEFAULT_CALLBACKS")
 
 
+_GUARD_ERRORS: Final = (GradModeViolation, GradModeContextError)
 #: What the patches replaced, while they are installed.
 _ORIGINAL: dict[str, Any] = {}
 _lock = threading.Lock()
@@ -122,7 +125,11 @@ def acquire(runner: LoopRunner, batch_starts: Callable[[], None]) -> Callable[[]
             @functools.wraps(original_find)
             def find_batch_size(*args: Any, **kwargs: Any) -> Any:
                 if _batch_starts is not None:
-                    _batch_starts()
+                    try:
+                        _batch_starts()
+                    except _GUARD_ERRORS as error:
+                        # The user's traceback ends at this one frame of the guard's, not at the several that found it.
+                        raise error.with_traceback(None) from error.__cause__
                 return original_find(*args, **kwargs)
 
             module.Trainer.evaluation_loop = evaluation_loop

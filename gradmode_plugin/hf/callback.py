@@ -25,12 +25,13 @@ import logging
 import threading
 import warnings
 import weakref
+from types import CodeType
 from typing import Any, Final
 
 from transformers import TrainerCallback
 
 from gradmode_plugin import dropin
-from gradmode_plugin.blame import ORIGINS, code_location
+from gradmode_plugin.blame import ORIGINS
 from gradmode_plugin.distributed import Ranks
 from gradmode_plugin.hf import _internals as internals
 from gradmode_plugin.modes import resolve_grad_mode
@@ -118,10 +119,10 @@ class HFGradModeGuard(TrainerCallback):
             ranks=Ranks.current(),
             framework=True,
         )
-        run = _Stage(self, scope, _step_code(trainer))
         total_before, since = self.report.total, len(self.report.violations)
         stack = _stages()
         with scope:
+            run = _Stage(self, scope, _step_code(trainer))  # once the scope is entered (entering resets it)
             stack.append(run)
             try:
                 result = original(trainer, dataloader, description, *args, **kwargs)
@@ -184,7 +185,7 @@ class _Stage:
         self.guard = guard
         self.scope = scope
         self.step_code = step_code
-        scope.step_where = code_location(step_code) if step_code is not None else None
+        scope.step_where = _location(step_code) if step_code is not None else None
         self.batches = 0
         self._open: Any = None
 
@@ -254,7 +255,11 @@ def _batch_starts() -> None:
         stack[-1].next_batch()
 
 
-def _step_code(trainer: Any) -> Any:
+def _location(code: CodeType) -> str:
+    return f"{code.co_filename}:{code.co_firstlineno} in {code.co_name}"
+
+
+def _step_code(trainer: Any) -> CodeType | None:
     """The code of the user's own step: their ``prediction_step`` override, else their ``compute_loss``; None when
     both are transformers' (findings then name the user's model code only)."""
     for name in ("prediction_step", "compute_loss"):
