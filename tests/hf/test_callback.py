@@ -124,3 +124,30 @@ def test_a_step_output_that_requires_grad_is_found(tmp_path: Path) -> None:
     violation = info.value.violation
     assert (violation.kind, violation.batch_idx) == ("output_requires_grad", 0)
     assert "test_callback.py" in (violation.where or ""), str(info.value)
+
+
+def test_an_error_in_the_users_step_leaves_nothing_of_the_guard_behind(tmp_path: Path) -> None:
+    from torch.utils._python_dispatch import _get_current_dispatch_mode
+
+    class Fails(Trainer):
+        def prediction_step(self, model: Any, inputs: Any, prediction_loss_only: bool, ignore_keys: Any = None) -> Any:
+            raise KeyError("the user's own error")
+
+    base = make_trainer("bert", tmp_path)
+    trainer = Fails(model=base.model, args=base.args, eval_dataset=base.eval_dataset, callbacks=[HFGradModeGuard()])
+    with pytest.raises(KeyError, match="the user's own error"):
+        trainer.evaluate()
+    assert _get_current_dispatch_mode() is None  # the first batch's operator audit was left
+    assert torch.is_grad_enabled() and not torch.is_inference_mode_enabled()
+
+
+def test_allowed_modules_train_during_evaluation_and_are_not_reported(tmp_path: Path) -> None:
+    seen: list[bool] = []
+    guard = HFGradModeGuard(allow_train=("bert.embeddings.dropout",))
+
+    class Spy(HFGradModeGuard.__mro__[1]):  # a plain TrainerCallback
+        def on_prediction_step(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+            seen.append(kwargs["model"].bert.embeddings.dropout.training)
+
+    make_trainer("bert", tmp_path, callbacks=[guard, Spy()]).evaluate()
+    assert seen == [True, True] and guard.report.total == 0
