@@ -65,9 +65,10 @@ class HFGradModeGuard(TrainerCallback):
 
     Example::
 
-        trainer = Trainer(model, args, train_dataset=train, eval_dataset=val, callbacks=[HFGradModeGuard()])
+        guard = HFGradModeGuard()
+        trainer = Trainer(model, args, train_dataset=train, eval_dataset=val, callbacks=[guard])
         trainer.train()
-        print(trainer.callback_handler.callbacks[-1].report.summary())
+        print(guard.report.summary())
     """
 
     def __init__(
