@@ -105,9 +105,13 @@ def loop_code() -> CodeType:
     return loop.__code__
 
 
+#: ``loop_code()`` while the patches are installed (read at every batch).
+_loop_code: CodeType | None = None
+
+
 def acquire(runner: LoopRunner, batch_starts: Callable[[], None]) -> Callable[[], None]:
     """Install the two patches (once for all guards); returns the release, which removes them with the last user."""
-    global _users, _runner, _batch_starts
+    global _users, _runner, _batch_starts, _loop_code
     require_support()
     module = _trainer_module()
     with _lock:
@@ -116,6 +120,7 @@ def acquire(runner: LoopRunner, batch_starts: Callable[[], None]) -> Callable[[]
             original_loop = module.Trainer.evaluation_loop
             original_find = module.find_batch_size
             _ORIGINAL.update(evaluation_loop=original_loop, find_batch_size=original_find)
+            _loop_code = original_loop.__code__
 
             @functools.wraps(original_loop)
             def evaluation_loop(self: Any, dataloader: Any, description: str, *args: Any, **kwargs: Any) -> Any:
@@ -124,7 +129,8 @@ def acquire(runner: LoopRunner, batch_starts: Callable[[], None]) -> Callable[[]
 
             @functools.wraps(original_find)
             def find_batch_size(*args: Any, **kwargs: Any) -> Any:
-                if _batch_starts is not None:
+                # Only the loop's own call starts a batch (its caller's frame runs transformers' loop).
+                if _batch_starts is not None and sys._getframe(1).f_code is _loop_code:
                     try:
                         _batch_starts()
                     except _GUARD_ERRORS as error:
@@ -138,7 +144,7 @@ def acquire(runner: LoopRunner, batch_starts: Callable[[], None]) -> Callable[[]
     released = False
 
     def release() -> None:
-        global _users, _runner, _batch_starts
+        global _users, _runner, _batch_starts, _loop_code
         nonlocal released
         with _lock:
             if released:
@@ -148,7 +154,7 @@ def acquire(runner: LoopRunner, batch_starts: Callable[[], None]) -> Callable[[]
             if _users == 0 and _ORIGINAL:
                 module.Trainer.evaluation_loop = _ORIGINAL.pop("evaluation_loop")
                 module.find_batch_size = _ORIGINAL.pop("find_batch_size")
-                _runner = _batch_starts = None
+                _runner = _batch_starts = _loop_code = None
 
     return release
 
@@ -166,7 +172,7 @@ def callbacks_of(trainer: Any) -> list[Any]:
 
 def loop_frame(limit: int = 12) -> Any:
     """The frame of transformers' ``evaluation_loop`` further up this thread's stack, or None."""
-    code = loop_code()
+    code = _loop_code or loop_code()
     frame = sys._getframe(1)
     for _ in range(limit):
         if frame is None:

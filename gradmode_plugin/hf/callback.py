@@ -252,7 +252,7 @@ def _run_loop(original: Any, trainer: Any, dataloader: Any, description: str, ar
 
 def _batch_starts() -> None:
     stack = _stages()
-    if stack and internals.loop_frame(limit=3) is not None:
+    if stack:
         stack[-1].next_batch()
 
 
