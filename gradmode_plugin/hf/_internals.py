@@ -125,17 +125,17 @@ def acquire(runner: LoopRunner, batch_starts: Callable[[], None]) -> Callable[[]
             @functools.wraps(original_loop)
             def evaluation_loop(self: Any, dataloader: Any, description: str, *args: Any, **kwargs: Any) -> Any:
                 assert _runner is not None
-                return _runner(original_loop, self, dataloader, description, args, kwargs)
+                try:
+                    return _runner(original_loop, self, dataloader, description, args, kwargs)
+                except _GUARD_ERRORS as error:
+                    # The user's traceback ends at this one frame of the guard's (the finding names the lines).
+                    raise error.with_traceback(None) from error.__cause__
 
             @functools.wraps(original_find)
             def find_batch_size(*args: Any, **kwargs: Any) -> Any:
                 # Only the loop's own call starts a batch (its caller's frame runs transformers' loop).
                 if _batch_starts is not None and sys._getframe(1).f_code is _loop_code:
-                    try:
-                        _batch_starts()
-                    except _GUARD_ERRORS as error:
-                        # The user's traceback ends at this one frame of the guard's, not at the several that found it.
-                        raise error.with_traceback(None) from error.__cause__
+                    _batch_starts()
                 return original_find(*args, **kwargs)
 
             module.Trainer.evaluation_loop = evaluation_loop

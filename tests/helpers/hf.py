@@ -109,20 +109,20 @@ class T5WithBNHead(T5ForConditionalGeneration):
 class BertWithDropout(BertForSequenceClassification):
     def forward(self, **kwargs: Any) -> Any:
         out = super().forward(**kwargs)
-        out.logits = F.dropout(out.logits, 0.1)  # planted: functional_dropout
+        out.logits = F.dropout(out.logits, 0.1)  # noqa: GM101  # planted: functional_dropout
         return out
 
 
 class T5WithDropout(T5ForConditionalGeneration):
     def forward(self, input_ids: Any = None, labels: Any = None, **kwargs: Any) -> Any:
         out = super().forward(input_ids=input_ids, labels=labels, **kwargs)
-        out.logits = F.dropout(out.logits, 0.1)  # planted: functional_dropout
+        out.logits = F.dropout(out.logits, 0.1)  # noqa: GM101  # planted: functional_dropout
         return out
 
 
 def _attention_pool(logits: torch.Tensor) -> torch.Tensor:
     q = logits.reshape(logits.shape[0], 1, -1, logits.shape[-1])
-    return F.scaled_dot_product_attention(q, q, q, dropout_p=0.1).view_as(logits)  # planted: attention_dropout
+    return F.scaled_dot_product_attention(q, q, q, dropout_p=0.1).view_as(logits)  # noqa: GM104  # planted: attention_dropout
 
 
 class _Planted:

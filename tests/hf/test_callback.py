@@ -151,3 +151,12 @@ def test_allowed_modules_train_during_evaluation_and_are_not_reported(tmp_path: 
 
     make_trainer("bert", tmp_path, callbacks=[guard, Spy()]).evaluate()
     assert seen == [True, True] and guard.report.total == 0
+
+
+def test_the_traceback_ends_at_one_frame_of_the_guard(tmp_path: Path) -> None:
+    for bug, last_batch in (("train_in_compute_loss", False), ("enable_grad", True)):
+        trainer = make_trainer("bert", tmp_path, bug, callbacks=[HFGradModeGuard()], per_device_eval_batch_size=8)
+        with pytest.raises(GradModeViolation) as info:
+            trainer.evaluate()  # one batch: the finding is raised when the loop ends, or at the batch's first check
+        files = [str(entry.path) for entry in info.traceback]
+        assert [f for f in files if "gradmode_plugin" in f] == [files[-1]], (bug, last_batch, files)
