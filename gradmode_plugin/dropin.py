@@ -75,6 +75,13 @@ def options_from_environment(environ: dict[str, str] | None = None) -> GuardOpti
     )
 
 
+def guard_asked(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether ``GRADMODE_GUARD`` asks for a guard at all (its value unchecked: :func:`options_from_environment`
+    judges it)."""
+    env = os.environ if environ is None else environ
+    return env.get("GRADMODE_GUARD", "").strip().lower() not in _OFF
+
+
 def _value(env: Mapping[str, str], name: str, default: str, allowed: tuple[str, ...]) -> str:
     value = env.get(name, default).strip().lower() or default
     if value not in allowed:
