@@ -406,6 +406,8 @@ class _Search(ast.NodeVisitor):
         self.guard.append(guarded)
         self._eval_forwards(node, guarded)
         self._parameter_updates(node, guarded)
+        self._no_eval(node)
+        self._not_restored(node)
         self.generic_visit(node)
         self.guard.pop()
         self.functions.pop()
@@ -560,6 +562,47 @@ class _Search(ast.NodeVisitor):
                     if target in evaluated and evaluated[target] != method.name:
                         self.add(sub, "eval-without-no-grad (class)")
                         evaluated = {k: v for k, v in evaluated.items() if k != target}
+
+    # evaluation under no_grad without eval(); training resumed after an evaluation left a module in eval()
+    def _no_eval(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """An evaluation-named function (not a Lightning step) that runs something under a no_grad-like block or
+        decorator and names neither ``.eval(`` nor ``.train(``."""
+        if self.in_test() or not _EVAL_NAME.search(node.name) or node.name.endswith("_step"):
+            return
+        text = ast.unparse(node)
+        if ".eval(" in text or ".train(" in text or not _no_grad_text(node):
+            return
+        self.add(node, "no-grad-without-eval")
+
+    def _not_restored(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """A loop that calls ``backward(`` and, in its body, ``x.eval()`` or a function of this file that names
+        ``.eval(`` and not ``.train(``, with no ``.train(`` in the loop."""
+        if self.in_test():
+            return
+        for loop in ast.walk(node):
+            if not isinstance(loop, (ast.For, ast.While)):
+                continue
+            text = "\n".join(ast.unparse(stmt) for stmt in loop.body)
+            if "backward(" not in text or ".train(" in text:
+                continue
+            for stmt, _ in _statements(loop.body, False):
+                for sub in _own_nodes(stmt):
+                    if not isinstance(sub, ast.Call):
+                        continue
+                    name = _dotted(sub.func) or ""
+                    if name.endswith(".eval") and not sub.args:
+                        self.add(sub, "eval-not-restored")
+                        return
+                    if name.startswith("self.") and name.count(".") == 1 and self.classes:
+                        methods = {m.name: m for m in self.classes[-1].body if isinstance(m, ast.FunctionDef)}
+                        callee = methods.get(name[5:])
+                    else:
+                        callee = self.defs.get(name)
+                    if callee is not None and callee is not node:
+                        body = ast.unparse(callee)
+                        if ".eval(" in body and ".train(" not in body:
+                            self.add(sub, "eval-not-restored")
+                            return
 
     # parameters updated by hand
     def _parameter_updates(self, node: ast.AST, guarded: bool) -> None:

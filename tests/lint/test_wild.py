@@ -31,7 +31,7 @@ BUGS: dict[str, str] = {
         def phases(model, loaders):
             for phase in ("valid", "train"):
                 if phase == "valid":
-                    model.eval()
+                    model.eval()  # expect: GM503
                     for x in loaders[phase]:
                         out = model(x)  # expect: GM501
                 else:
