@@ -501,9 +501,19 @@ def _mode_chain(call: ast.Call) -> tuple[str | None, str | None]:
     mode = None
     node: ast.expr = call
     while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-        mode = mode or _mode_set(node)  # the outermost call runs last
+        mode = mode or _mode_set(node) or _restored(node)  # the outermost call runs last
         node = node.func.value
     return dotted(node), mode
+
+
+def _restored(call: ast.Call) -> str | None:
+    """``"restore"`` for ``.train(was_training)``: a mode chosen at run time, most often the one saved before an
+    ``eval()``; the module is no longer known to be in ``eval()`` after it."""
+    if isinstance(call.func, ast.Attribute) and call.func.attr == "train":
+        mode = argument(call, "mode", 0)
+        if mode is not None and not isinstance(mode, ast.Constant):
+            return "restore"
+    return None
 
 
 def _excused(

@@ -11,6 +11,20 @@ import pytest
 from tests.helpers.lint import LintRun, expected_findings, linted_tree, run_lint
 
 BUGS: dict[str, str] = {
+    # the generate method puts the network in eval() for good: the class's other runs are in evaluation
+    "rollout_left_in_eval.py": """
+        import torch
+
+
+        class Agent:
+            @torch.no_grad()
+            def generate(self, x):
+                self.net.eval()
+                return self.net(x)
+
+            def rollout(self, x):
+                return self.net(x).sum()  # expect: GM501
+        """,
     "branches.py": """
         import torch
 
@@ -349,6 +363,43 @@ BUGS: dict[str, str] = {
 }
 
 CORRECT: dict[str, str] = {
+    # `train(was_training)` puts the mode back: the rollout is not run in evaluation
+    "rollout_restored.py": """
+        import torch
+
+
+        class Agent:
+            @torch.no_grad()
+            def generate(self, x):
+                was_training = self.net.training
+                self.net.eval()
+                out = self.net(x)
+                self.net.train(was_training)
+                return out
+
+            def rollout(self, x):
+                return self.net(x).sum()
+        """,
+    # attention in a custom autograd Function's backward: a backward pass, never evaluation
+    "autograd_backward_attention.py": """
+        import torch
+        import torch.nn.functional as F
+
+
+        class Recompute(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, q, k, v, p):
+                ctx.save_for_backward(q, k, v)
+                ctx.p = p
+                return F.scaled_dot_product_attention(q, k, v, dropout_p=0.0)
+
+            @staticmethod
+            def backward(ctx, grad):
+                q, k, v = ctx.saved_tensors
+                with torch.enable_grad():
+                    out = F.scaled_dot_product_attention(q, k, v, dropout_p=ctx.p)
+                return torch.autograd.grad(out, (q, k, v), grad) + (None,)
+        """,
     "frozen.py": """
         import copy
 
