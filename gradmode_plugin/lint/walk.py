@@ -486,6 +486,10 @@ class Walk(abc.ABC):
         """modes.py: a call assigned to a name (``model = build().eval()``)."""
 
     @abc.abstractmethod
+    def _mode_unpacked(self, node: ast.Assign, target: ast.Tuple, value: ast.Call, scope: Scope) -> None:
+        """modes.py: a call unpacked into names (``model, tokenizer = load_model()``)."""
+
+    @abc.abstractmethod
     def _train_call(self, call: ast.Call, key: str, scope: Scope) -> None:
         """modes.py: ``key.train(...)``."""
 
@@ -812,6 +816,8 @@ class Walk(abc.ABC):
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         scope = ctx.scope
         for target in targets:
+            if isinstance(target, ast.Tuple) and isinstance(value, ast.Call):
+                self._mode_unpacked(node, target, value, scope)  # `model, tokenizer = load()`
             if not isinstance(target, ast.Name):
                 continue
             name = target.id

@@ -11,6 +11,21 @@ import pytest
 from tests.helpers.lint import LintRun, expected_findings, linted_tree, run_lint
 
 BUGS: dict[str, str] = {
+    # a loader that returns the model it put in eval() with its tokenizer; run with gradients on
+    "loader_tuple.py": """
+        import torch
+
+
+        def load_model(path):
+            model = torch.load(path)
+            model.eval()
+            return model, path
+
+
+        def main(path, x):
+            model, name = load_model(path)
+            return model(x).argmax()  # expect: GM501
+        """,
     # the generate method puts the network in eval() for good: the class's other runs are in evaluation
     "rollout_left_in_eval.py": """
         import torch
@@ -363,6 +378,23 @@ BUGS: dict[str, str] = {
 }
 
 CORRECT: dict[str, str] = {
+    # the same loader, its model run under no_grad; a tuple whose other item is the one used
+    "loader_tuple_no_grad.py": """
+        import torch
+
+
+        def load_model(path):
+            model = torch.load(path)
+            model.eval()
+            return model, torch.nn.Linear(2, 2)
+
+
+        def main(path, x):
+            model, head = load_model(path)
+            with torch.no_grad():
+                features = model(x)
+            return head(features)
+        """,
     # `train(was_training)` puts the mode back: the rollout is not run in evaluation
     "rollout_restored.py": """
         import torch
