@@ -60,6 +60,9 @@ _MODE_FREE_LAYERS: Final = frozenset(
 )  # fmt: skip
 _MODE_WORDS: Final = re.compile(r"[Dd]ropout|BatchNorm|batch_norm|InstanceNorm|\.training\b|RNN|LSTM|GRU|Drop")
 _TRAINING_CALL: Final = re.compile(r"train", re.IGNORECASE)
+#: Words of a module path that say it holds models (``models.resnet``, ``unet``, ``arch``): a whole word of the
+#: path, not a part of one (``beam_search`` names no architecture).
+_MODEL_WORDS: Final = frozenset({"network", "networks", "arch", "archs", "architecture", "architectures", "modeling"})
 
 
 class LoopRules(Walk):
@@ -120,7 +123,11 @@ class _LoopAnalysis:
             return any((dotted(base) or "").endswith("Module") for base in node.bases)
         qualname = self.walk.imports.qualname(func) or ""
         where = qualname.rpartition(".")[0].lower()
-        return any(word in where for word in ("model", "net", "arch")) and not where.startswith("torch")
+        if where.startswith("torch"):
+            return False
+        return any(
+            word in _MODEL_WORDS or word.endswith(("net", "model", "models")) for word in re.split(r"[._]", where)
+        )
 
     def run(self) -> None:
         for owner, node in self._functions():

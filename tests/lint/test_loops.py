@@ -177,6 +177,17 @@ CORRECT: dict[str, str] = {
             with torch.no_grad():
                 return criterion(model(transform(images)), images)
         """,
+    # a helper class from a module whose path only contains a model word inside another (`beam_search`)
+    "not_a_model_path": """
+        import torch
+        from seq2seq.inference.beam_search import SequenceGenerator
+
+
+        def evaluate(model, loader):
+            generator = SequenceGenerator(model=model)
+            with torch.no_grad():
+                return [generator(x) for x in loader]
+        """,
     # a framework's step: the framework sets the modes
     "lightning_step": """
         import torch
