@@ -17,7 +17,6 @@ Both are decided once the whole module is walked, on the whole file's tree, and 
 from __future__ import annotations
 
 import ast
-import functools
 import re
 from collections.abc import Callable, Iterator
 from typing import Final
@@ -33,10 +32,12 @@ EVALUATION_FUNCTIONS: Final = (
     "evaluate_*",
     "*_evaluate",
     "evaluation",
-    "eval_*",
-    "*_eval",
+    "eval_model",
+    "eval_epoch",
+    "run_eval",
     "validate",
-    "validate_*",
+    "validate_model",
+    "validate_epoch",
     "*_validate",
     "validation",
     "valid",
@@ -70,12 +71,22 @@ class LoopRules(Walk):
     (GM503)."""
 
     def _decide_loops(self) -> None:
-        if self.all_full or self._names_evaluation:
+        # GM502 needs an evaluation function; GM503 an `eval()` and a loop that trains (most model files have
+        # neither: the analysis walks the whole tree again)
+        trains = b"backward" in self.source or b".step(" in self.source
+        if (self.all_full and trains) or self._may_evaluate_without_eval():
             _LoopAnalysis(self).run()
 
-    @functools.cached_property
-    def _names_evaluation(self) -> bool:
-        return any(word in self.source for word in RULES_BY_CODE["GM502"].words)
+    def _may_evaluate_without_eval(self) -> bool:
+        """Whether the file turns gradients off and defines a function named for evaluation (in the parsed part,
+        which holds every definition naming GM502's words)."""
+        if not any(word in self.source for word in (b"no_grad", b"inference_mode", b"evaluating")):
+            return False
+        for node in self.tree.body:
+            body = node.body if isinstance(node, ast.ClassDef) else [node]
+            if any(isinstance(item, FUNCTIONS) and is_evaluation_name(item.name, self.eval_functions) for item in body):
+                return True
+        return False
 
 
 class _LoopAnalysis:
@@ -146,10 +157,7 @@ class _LoopAnalysis:
     # -- GM502 ---------------------------------------------------------------------------------------------------
 
     def _is_evaluation(self, name: str) -> bool:
-        plain = name.lstrip("_").lower()
-        if plain.endswith("_step") or is_test_function(name):
-            return False  # a framework's step (the framework sets the modes), a test
-        return matches(plain, EVALUATION_FUNCTIONS) or matches(name, self.walk.eval_functions)
+        return is_evaluation_name(name, self.walk.eval_functions)
 
     def _evaluation_without_eval(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         if not self._is_evaluation(node.name) or _sets_a_mode(node):
@@ -272,6 +280,15 @@ class _LoopAnalysis:
 
 
 # -- helpers ---------------------------------------------------------------------------------------------------------
+
+
+def is_evaluation_name(name: str, configured: tuple[str, ...] = ()) -> bool:
+    """Whether a function of this name evaluates (GM502): not a framework's step, whose framework sets the modes,
+    nor a test."""
+    plain = name.lstrip("_").lower()
+    if plain.endswith("_step") or is_test_function(name):
+        return False
+    return matches(plain, EVALUATION_FUNCTIONS) or matches(name, configured)
 
 
 def _func(node: ast.expr) -> ast.expr:
