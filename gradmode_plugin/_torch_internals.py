@@ -104,41 +104,89 @@ _require(isinstance(_dispatch_mode, type), "torch.utils._python_dispatch.TorchDi
 TorchDispatchMode: Final[type[Any]] = _dispatch_mode  # type: ignore[assignment]
 
 
-# csrc/utils/python_dispatch.cpp and c10/core/impl/LocalDispatchKeySet.h: the thread's dispatch key sets, a guard that
-# sets them, and whether an operator has a composite (decomposing) kernel.
+# csrc/utils/python_dispatch.cpp, c10/core/impl/LocalDispatchKeySet.h and aten/src/ATen/core/PythonFallbackKernel.cpp:
+# the thread's dispatch key sets, a guard that sets them, the key sets the thread had when an operator entered the
+# dispatcher (the Python TLS snapshot), and whether an operator has a composite (decomposing) kernel.
 _C = torch._C
 _require(
     all(
         hasattr(_C, name)
         for name in (
             "_ForceDispatchKeyGuard",
+            "_RestorePythonTLSSnapshot",
             "_dispatch_tls_local_include_set",
             "_dispatch_tls_local_exclude_set",
             "_dispatch_has_kernel_for_dispatch_key",
             "DispatchKeySet",
         )
     )
-    and hasattr(_C.DispatchKey, "ADInplaceOrView"),
-    "torch._C._ForceDispatchKeyGuard and the dispatch key set functions (csrc/utils/python_dispatch.cpp)",
+    and hasattr(_C.DispatchKey, "Python")
+    and hasattr(_C.DispatchKey, "PythonTLSSnapshot"),
+    "torch._C._ForceDispatchKeyGuard, _RestorePythonTLSSnapshot and the dispatch key set functions "
+    "(csrc/utils/python_dispatch.cpp)",
 )
-_AD_INPLACE_OR_VIEW: Final[Any] = _C.DispatchKeySet(_C.DispatchKey.ADInplaceOrView)
+_KEYS = _C.DispatchKey
+_AD_INPLACE_OR_VIEW: Final[Any] = _C.DispatchKeySet(_KEYS.ADInplaceOrView)
+_NO_KEYS: Final[Any] = _AD_INPLACE_OR_VIEW - _AD_INPLACE_OR_VIEW
+#: The autocast key of each device type torch knows, with its name (the name of its kernels' dispatch key).
+_AUTOCAST: Final[tuple[tuple[str, Any], ...]] = tuple(
+    (name, _C.DispatchKeySet(getattr(_KEYS, name))) for name in dir(_KEYS) if name.startswith("Autocast")
+)
 
 
-def computes_by_decomposing(op: Any) -> bool:
-    """Whether an aten ``OpOverload`` decomposes into other operators (a CompositeImplicitAutograd kernel) and returns
-    fresh tensors (no view or in-place alias in its schema, ``op._schema.returns``): an operator that computes."""
-    if not _C._dispatch_has_kernel_for_dispatch_key(op.name(), "CompositeImplicitAutograd"):
-        return False
-    return all(getattr(r, "alias_info", None) is None for r in op._schema.returns)
+def _autograd_keys() -> Any:
+    # The keys inference mode excludes beyond those excluded outside it: autograd's, on every backend.
+    before = _C._dispatch_tls_local_exclude_set()
+    with torch.inference_mode():
+        return (_C._dispatch_tls_local_exclude_set() - before) - _AD_INPLACE_OR_VIEW
 
 
-def with_view_tracking(call: Callable[[], Any]) -> Any:
-    """``call()`` with the ADInplaceOrView key no longer excluded: what a dispatch mode's handler excludes and the
-    decomposition of a composite operator (``matmul``'s reshape of a non-contiguous input) follows when it runs
-    without a dispatch mode. Used under inference mode only, where the operator reaches the mode before its
-    decomposition, and only for one that returns fresh tensors (a view it returned would be tracked twice)."""
-    include, exclude = _C._dispatch_tls_local_include_set(), _C._dispatch_tls_local_exclude_set()
-    with _C._ForceDispatchKeyGuard(include, exclude - _AD_INPLACE_OR_VIEW):
+_AUTOGRAD: Final[Any] = _autograd_keys()
+_require(_AUTOGRAD != _NO_KEYS, "inference mode's exclusion of the autograd keys (c10/core/InferenceMode.h)")
+
+
+class CallKeys:
+    """How an operator overload passes the keys above the Python key on its way down, read once from its kernels:
+    the autocast keys it has no kernel for (it falls through them, so what it calls sees autocast as the caller set
+    it), whether it decomposes (a CompositeImplicitAutograd kernel: it reaches a dispatch mode whole only where
+    autograd is off for its arguments) and whether view tracking has a kernel for it (a view or in-place operator)."""
+
+    __slots__ = ("autocast_through", "decomposes", "tracks_views")
+
+    def __init__(self, op: Any) -> None:
+        name = op.name()
+        self.autocast_through = tuple(
+            keys for key, keys in _AUTOCAST if not _C._dispatch_has_kernel_for_dispatch_key(name, key)
+        )
+        self.decomposes: bool = _C._dispatch_has_kernel_for_dispatch_key(name, "CompositeImplicitAutograd")
+        self.tracks_views: bool = _C._dispatch_has_kernel_for_dispatch_key(name, "ADInplaceOrView")
+
+
+def as_called(keys: CallKeys, call: Callable[[], Any]) -> Any:
+    """``call()`` of an operator from a dispatch mode's handler, in the dispatch key sets the operator would reach
+    its kernel with if no mode were there.
+
+    The handler runs with every key above the Python key excluded (PythonFallbackKernel.cpp), so a kernel that calls
+    other operators, or a composite operator that decomposes there, would run what it calls without them: under CUDA
+    autocast, ``cross_entropy`` (no autocast kernel on CUDA) would compute its ``log_softmax`` in half precision
+    instead of float32. Each key that the operator's way down leaves as its caller set it is put back as the caller
+    set it (the thread's key sets when the operator entered the dispatcher: the Python TLS snapshot): autocast for
+    the devices the operator has no autocast kernel for; autograd and view tracking for an operator that decomposes;
+    view tracking under inference mode for one without a view-tracking kernel. The others stay excluded, as the
+    operator's own kernels on its way down left them (autograd's and view tracking's, an autocast kernel's), or
+    because their kernels already ran for this call (functorch, functionalization)."""
+    with _C._RestorePythonTLSSnapshot():
+        caller = _C._dispatch_tls_local_exclude_set()
+    exclude = _C._dispatch_tls_local_exclude_set()
+    for autocast in keys.autocast_through:
+        if caller & autocast == _NO_KEYS:
+            exclude = exclude - autocast
+    if keys.decomposes:
+        passed = _AUTOGRAD | _AD_INPLACE_OR_VIEW
+        exclude = (exclude - passed) | (caller & passed)
+    elif not keys.tracks_views and caller & _AUTOGRAD != _NO_KEYS:
+        exclude = (exclude - _AD_INPLACE_OR_VIEW) | (caller & _AD_INPLACE_OR_VIEW)
+    with _C._ForceDispatchKeyGuard(_C._dispatch_tls_local_include_set(), exclude):
         return call()
 
 

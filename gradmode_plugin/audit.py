@@ -16,10 +16,15 @@ What it reports (through :func:`gradmode_plugin.probes.route`, as the probes do)
 - an attention kernel given ``dropout_p > 0`` (every operator with a ``dropout_p`` argument);
 - a batch-norm kernel in training mode given running statistics.
 
-The dispatch mode computes nothing itself: each operator runs as it would without it, outputs bitwise the same. Under
-inference mode a composite operator (``aten.linear``) reaches the mode whole and decomposes below it; it runs with the
-view-tracking key as without the mode, or its decomposition would take other paths (``nn.Linear`` on a
-non-contiguous ``(T, B, C)`` input, fairseq's layout, computed about 1e-7 differently).
+The dispatch mode computes nothing itself, and each operator runs in the dispatch key sets it would reach its kernel
+with without the mode (:func:`gradmode_plugin._torch_internals.as_called`): a mode's handler runs with every key above
+the Python key excluded, so a composite operator that decomposes there (under inference mode they reach the mode
+whole), or a kernel that calls other operators, would otherwise run what it calls without autocast and view tracking.
+That changed the first batch's loss under CUDA mixed precision (``cross_entropy``, which has no CUDA autocast kernel,
+computed its ``log_softmax`` in half precision) and ``nn.Linear`` on a non-contiguous ``(T, B, C)`` input.
+What stays: under ``no_grad`` composite operators decompose above the mode, see that a dispatch mode is active and take
+their composite-compliant forms (``linear`` adds its bias with ``add``, not ``add_``): the same arithmetic on the same
+inputs, into a new buffer.
 It leaves ``torch.compile`` alone (``ignore_compile_internals``): what a compiled region fuses is not seen.
 """
 
@@ -28,8 +33,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from typing import Any, Final
-
-import torch
 
 from gradmode_plugin import _torch_internals as internals
 from gradmode_plugin.probes import ATTENTION_HINT, route
@@ -121,8 +124,8 @@ def _rule_for(op: Any) -> Rule | None:
 
 
 _UNKNOWN = object()
-#: Operator overload -> whether it computes by decomposing (a CompositeImplicitAutograd kernel, fresh outputs).
-_COMPOSITE: dict[Any, bool] = {}
+#: Operator overload -> how it passes the keys above the Python key (its kernels, read once).
+_CALL_KEYS: dict[Any, internals.CallKeys] = {}
 #: Operator overload -> its rule (None: never trains), filled as operators are first seen, for the process.
 _RULES: dict[Any, Rule | None] = {}
 
@@ -156,16 +159,12 @@ class OpAudit(internals.TorchDispatchMode):  # type: ignore[misc]
             self._look(func, args, kwargs)
         except Exception:  # the audit never breaks the user's evaluation
             log.debug("gradmode: the operator audit could not read %s", func, exc_info=True)
-        composite = _COMPOSITE.get(func)
-        if composite is None:
-            composite = _COMPOSITE[func] = internals.computes_by_decomposing(func)
-        if composite and torch.is_inference_mode_enabled():
-            # Under inference mode a composite operator reaches the mode whole and decomposes here, below it: with the
-            # key set the handler runs under, that decomposition takes other paths than without the mode (nn.Linear on
-            # a non-contiguous (T, B, C) input computes about 1e-7 differently); with view tracking as without the
-            # mode it computes bitwise the same.
-            return internals.with_view_tracking(lambda: func(*args, **kwargs))
-        return func(*args, **kwargs)
+        keys = _CALL_KEYS.get(func)
+        if keys is None:
+            keys = _CALL_KEYS[func] = internals.CallKeys(func)
+        # Every operator runs in the key sets it would reach its kernel with without the mode, not in the handler's,
+        # which exclude autocast and view tracking from what the kernel calls.
+        return internals.as_called(keys, lambda: func(*args, **kwargs))
 
     def _look(self, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         mask, self._mask = self._mask, None

@@ -41,11 +41,13 @@ REQUIRES_BF16 = pytest.mark.skipif(bf16_missing() is not None, reason=bf16_missi
 
 
 class GpuNet(ToyModule):
-    """BatchNorm and Dropout; ``bug=True`` builds a graph in ``validation_step`` (under ``no_grad`` contexts)."""
+    """BatchNorm and Dropout; ``bug=True`` builds a graph in ``validation_step`` (under ``no_grad`` contexts);
+    ``returns=True`` makes ``validation_step`` return a dict holding its loss (an output the guard checks)."""
 
-    def __init__(self, bug: bool = False, lr: float = 0.5) -> None:
+    def __init__(self, bug: bool = False, lr: float = 0.5, returns: bool = False) -> None:
         super().__init__(lr=lr)
         self.bug = bug
+        self.returns = returns
         self.net = nn.Sequential(
             nn.Linear(8, 64), nn.BatchNorm1d(64), nn.ReLU(), nn.Dropout(0.3), nn.Linear(64, 64), nn.ReLU()
         )
@@ -59,7 +61,7 @@ class GpuNet(ToyModule):
         x, y = batch
         return nn.functional.cross_entropy(self(x), y)
 
-    def validation_step(self, batch: Any, batch_idx: int) -> None:
+    def validation_step(self, batch: Any, batch_idx: int) -> dict[str, torch.Tensor] | None:
         x, y = batch
         if self.bug:
             with torch.enable_grad():  # noqa: GM301
@@ -69,6 +71,7 @@ class GpuNet(ToyModule):
         loss = nn.functional.cross_entropy(out, y)
         self.val_losses.append(loss.detach().float().cpu())
         self.log("val_loss", loss.detach())
+        return {"val_loss": loss.detach()} if self.returns else None
 
     def configure_optimizers(self) -> torch.optim.Optimizer:
         return torch.optim.SGD(self.parameters(), lr=self.lr, momentum=0.9)

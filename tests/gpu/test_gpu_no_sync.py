@@ -79,12 +79,14 @@ def test_lightning_validation_guard_work_does_not_sync(
     tmp_path: Path,
 ) -> None:
     guard = GradModeGuard(grad_mode=grad_mode)
-    make_gpu_trainer(tmp_path, callbacks=[guard]).validate(GpuNet(), dataloaders=make_loader(), verbose=False)
+    model = GpuNet(returns=True)  # a step output to check: a dict holding a CUDA tensor
+    make_gpu_trainer(tmp_path, callbacks=[guard]).validate(model, dataloaders=make_loader(), verbose=False)
 
     assert guard.report.total == 0, guard.report.summary()
     assert guard.report.stage("validation").batches == 4
     # Every piece really ran under the strict mode: the test cannot pass by not instrumenting anything. (The
     # module-call probe's listener hears only calls in training mode or with grad on: see the violation test.)
+    assert guard_is_strict.count("check_output") == 4, sorted(set(guard_is_strict))
     for name in ("_batch_start", "_batch_end", "check_output", "end_batch", "boundary"):
         assert name in guard_is_strict, (name, sorted(set(guard_is_strict)))
 
