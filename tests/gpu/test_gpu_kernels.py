@@ -13,7 +13,7 @@ import torch
 
 from gradmode_plugin import GradModeGuard
 from tests.gpu._gpu_support import (
-    REQUIRES_BF16,
+    MIXED_PRECISIONS,
     REQUIRES_CUDA,
     GpuNet,
     make_gpu_trainer,
@@ -24,7 +24,7 @@ from tests.helpers.kernels import first_difference, kernels
 
 pytestmark = [pytest.mark.gpu, REQUIRES_CUDA]
 
-PRECISIONS = ["16-mixed", pytest.param("bf16-mixed", marks=REQUIRES_BF16)]
+PRECISIONS = MIXED_PRECISIONS
 
 
 @pytest.fixture(autouse=True)
