@@ -29,6 +29,30 @@ def _cell(value: Any) -> str:
     return " ".join(str(value).split()).replace("|", "\\|")
 
 
+#: A call, dotted or not, with one level of nested parentheses: ``.train()``, ``Trainer(inference_mode=False)``.
+_CALL = r"\.?[A-Za-z_][\w.]*\((?:[^()]|\([^()]*\))*\)"
+#: Code in a registry's plain text: a span already in backticks (kept as it is), a ``with`` of a call, calls joined
+#: by ``/``, an assignment (``training=self.training``, ``grad_mode='no_grad'``), a dotted name (``F.batch_norm``,
+#: not ``e.g``) or a name with an underscore (``allow_train``).
+CODE_IN_TEXT = re.compile(
+    rf"`[^`]*`|with {_CALL}:"
+    rf"|(?<![\w.`])(?:{_CALL}(?:/{_CALL})*|\w+=(?:'[^']*'|\w+(?:\.\w+)*)|[A-Za-z_]\w*(?:\.\w{{2,}})+|[A-Za-z]\w*_\w+)"
+)
+
+
+def code_spans(text: str) -> str:
+    """``text`` (a registry's plain sentence) with the code in it in backticks, so the page shows it as code."""
+
+    def code(match: re.Match[str]) -> str:
+        found = match.group(0)
+        if found.startswith("`"):
+            return found
+        # calls joined by "/" are code each: the line may break between them
+        return "/".join(f"`{part}`" for part in re.split(r"/(?=\.?[A-Za-z_])", found))
+
+    return CODE_IN_TEXT.sub(code, text)
+
+
 def _codes(names: Iterable[str]) -> str:
     return ", ".join(f"`{name}`" for name in names) or "-"
 
@@ -49,7 +73,7 @@ def kinds_table() -> str:
         rules = getattr(kind, "rules", ())
         risk = getattr(kind, "risk", False)
         rows.append(
-            f"| `{kind.name}` | {_cell(summary)} | {_cell(hint)} | {_codes(rules)} | "
+            f"| `{kind.name}` | {code_spans(_cell(summary))} | {code_spans(_cell(hint))} | {_codes(rules)} | "
             f"{'a risk (`report.risks`)' if risk else 'a violation'} |"
         )
     return "\n".join(rows)
@@ -110,6 +134,16 @@ def without_roles(html: str) -> str:
     return SPHINX_ROLE.sub(code, html)
 
 
+#: Inline code without whitespace: an identifier, a call, an option (``training=self.training``, ``graph_built``).
+IDENTIFIER = re.compile(r"<code>([^<\s]+)</code>")
+
+
+def identifiers_unbroken(html: str) -> str:
+    """``html`` with every inline code without whitespace marked ``gm-nowrap``: the site's CSS keeps it on one line,
+    so a narrow column does not break ``graph_built`` into ``graph_bui`` and ``lt``."""
+    return IDENTIFIER.sub(r'<code class="gm-nowrap">\1</code>', html)
+
+
 def on_page_content(html: str, **kwargs: Any) -> str:
     """MkDocs' hook on a page's HTML (the API page's docstrings are rendered into it)."""
-    return without_roles(html)
+    return identifiers_unbroken(without_roles(html))

@@ -1,8 +1,9 @@
 """gradmode-plugin: correct evaluation modes for PyTorch and Lightning, enforced and asserted at runtime.
 
 The core (``evaluating``, ``allow_grad``, the report) needs torch only; ``GradModeGuard`` needs Lightning
-(``lightning`` or ``pytorch_lightning``). Names are imported on first use, so ``import gradmode_plugin`` (done by
-the pytest plugin in every test session) costs nothing until one is.
+(``lightning`` or ``pytorch_lightning``), ``HFGradModeGuard`` needs transformers (the ``hf`` extra). Names are
+imported on first use, so ``import gradmode_plugin`` (done by the pytest plugin in every test session) costs nothing
+until one is.
 
 Example:
     >>> from gradmode_plugin import evaluating, allow_grad
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:  # the names below, for type checkers (explicit re-exports)
     from gradmode_plugin.allow import allow_grad as allow_grad
+    from gradmode_plugin.hf.callback import HFGradModeGuard as HFGradModeGuard
     from gradmode_plugin.kinds import HINTS as HINTS
     from gradmode_plugin.kinds import KINDS as KINDS
     from gradmode_plugin.kinds import REGISTRY as REGISTRY
@@ -76,9 +78,12 @@ def _installed(name: str) -> bool:
 
 
 _LIGHTNING_AVAILABLE = _installed("lightning") or _installed("pytorch_lightning")
+_TRANSFORMERS_AVAILABLE = _installed("transformers")
+#: The names that need an optional framework, listed in __all__ only where it is installed.
+_NEEDS: Final[dict[str, bool]] = {"GradModeGuard": _LIGHTNING_AVAILABLE, "HFGradModeGuard": _TRANSFORMERS_AVAILABLE}
 
-# GradModeGuard is listed only where Lightning is installed, so `from gradmode_plugin import *` works without it.
-__all__ = [*sorted(name for name in _EXPORTS if name != "GradModeGuard" or _LIGHTNING_AVAILABLE), "__version__"]
+# So `from gradmode_plugin import *` works without Lightning or transformers.
+__all__ = [*sorted(name for name in _EXPORTS if _NEEDS.get(name, True)), "__version__"]
 
 
 def __getattr__(name: str) -> Any:

@@ -8,6 +8,7 @@ version and the internal, instead of crashing in the middle of a stage.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -199,3 +200,16 @@ def op_schema(op: Any) -> tuple[str, tuple[str, ...], tuple[Any, ...]] | None:
     name = str(getattr(schema, "name", "")).split("::")[-1]
     arguments = schema.arguments
     return name, tuple(a.name for a in arguments), tuple(getattr(a, "default_value", None) for a in arguments)
+
+
+def compiled_original(module: nn.Module) -> nn.Module | None:
+    """The module ``torch.compile(module)`` wrapped, when ``module`` is the ``OptimizedModule`` it returned
+    (``_orig_mod``, _dynamo/eval_frame.py); None for any other module. torch._dynamo is not imported here: a module
+    can be compiled only once it is."""
+    eval_frame = sys.modules.get("torch._dynamo.eval_frame")
+    optimized = getattr(eval_frame, "OptimizedModule", None)
+    if optimized is None or not isinstance(module, optimized):
+        return None
+    original = getattr(module, "_orig_mod", None)
+    _require(isinstance(original, nn.Module), "OptimizedModule._orig_mod (_dynamo/eval_frame.py)")
+    return original

@@ -75,6 +75,13 @@ def options_from_environment(environ: dict[str, str] | None = None) -> GuardOpti
     )
 
 
+def guard_asked(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether ``GRADMODE_GUARD`` asks for a guard at all (its value unchecked: :func:`options_from_environment`
+    judges it)."""
+    env = os.environ if environ is None else environ
+    return env.get("GRADMODE_GUARD", "").strip().lower() not in _OFF
+
+
 def _value(env: Mapping[str, str], name: str, default: str, allowed: tuple[str, ...]) -> str:
     value = env.get(name, default).strip().lower() or default
     if value not in allowed:
@@ -83,11 +90,7 @@ def _value(env: Mapping[str, str], name: str, default: str, allowed: tuple[str, 
 
 
 def _guard() -> list[GradModeGuard]:
-    try:
-        options = options_from_environment()
-    except GuardEnvironmentError as err:
-        # Raised while Lightning builds a Trainer: the user's line and the variable matter, not this module's frames.
-        raise err.with_traceback(None) from None
+    options = options_from_environment()
     if options is None:
         return []
     from gradmode_plugin.lightning._internals import callbacks_of_trainer_being_built
@@ -122,11 +125,21 @@ def _collect(guard: GradModeGuard) -> None:
         REPORT_SINK.append(guard.report)
 
 
+# A bad variable is raised while Lightning builds a Trainer, from the factory itself with no traceback of its own:
+# what is printed ends at one frame of this module, right under Lightning's, then the variable and what it takes.
+
+
 def lightning_callbacks() -> list[GradModeGuard]:
     """Entry point of ``lightning.pytorch.callbacks_factory``."""
-    return _guard()
+    try:
+        return _guard()
+    except GuardEnvironmentError as err:
+        raise err.with_traceback(None) from None
 
 
 def pytorch_lightning_callbacks() -> list[GradModeGuard]:
     """Entry point of ``pytorch_lightning.callbacks_factory``."""
-    return _guard()
+    try:
+        return _guard()
+    except GuardEnvironmentError as err:
+        raise err.with_traceback(None) from None

@@ -215,8 +215,12 @@ class ModuleModes:
     """
 
     def __init__(self, model: nn.Module, allow_train: tuple[str, ...] = ()) -> None:
-        self.model = model
-        named = list(model.named_modules())
+        # Imported when a stage starts, as the torch internals it reads are (see _torch_internals).
+        from gradmode_plugin.wrappers import user_module
+
+        #: The user's module inside any framework wrapper (``fabric.setup``, DDP, ``torch.compile``): the names are its.
+        self.model = user_module(model)
+        named = list(self.model.named_modules())
         self._by_name = {name: m.training for name, m in named}
         #: ``id(module) -> name`` for every module of the model when the stage started.
         self.names: dict[int, str] = {id(m): name for name, m in named}
@@ -235,6 +239,9 @@ class ModuleModes:
         #: The instance dicts that hold the checked modules' flags, and the checked modules that hold theirs elsewhere.
         self.flag_dicts: tuple[dict[str, Any], ...] = tuple(vars(m) for m in checked if "training" in vars(m))
         self.flag_owners: tuple[nn.Module, ...] = tuple(m for m in checked if "training" not in vars(m))
+        # The wrappers' own flags (``eval()`` on the wrapper sets them too): restored, never checked (they compute
+        # nothing that trains).
+        self._wrappers = [(m, m.training) for m in model.modules() if id(m) not in self.names]
 
     def train_allowed_modules(self) -> None:
         """Put the modules ``allow_train`` matches in training mode, through their own ``train()``."""
@@ -262,6 +269,8 @@ class ModuleModes:
         ``_ModuleMode`` does) to a module that now stands where another stood, one a ``forward`` created in place of
         a submodule (BigBird's short-sequence path replaces ``attention.self``); a module under a name that did not
         exist on entry takes its nearest recorded parent's flag."""
+        for wrapper, flag in self._wrappers:
+            wrapper.training = flag
         for name, flag in self._by_name.items():
             self.modules[name].training = flag
         for name, module in self.model.named_modules():

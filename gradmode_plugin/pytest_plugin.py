@@ -53,8 +53,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         # No argparse `choices`: pytest parses its arguments once before the fix-up below can run.
         dest="gradmode",
-        help="guard every Lightning Trainer built by the tests: raise (the default; tests whose evaluation violated "
-        "fail), warn or record (a table at the end)",
+        help="guard every Lightning and transformers Trainer built by the tests: raise (the default; tests whose "
+        "evaluation violated fail), warn or record (a table at the end)",
     )
     group.addoption(
         "--gradmode-json",
@@ -93,7 +93,7 @@ class _GradmodeSession:
     """
 
     def __init__(self, policy: str, json_path: str | None) -> None:
-        from gradmode_plugin import dropin
+        from gradmode_plugin import dropin, launcher
 
         self.policy = policy
         self.json_path = json_path
@@ -101,7 +101,7 @@ class _GradmodeSession:
         self.reports: list[Report] = []
         self._consumed: list[int] = []
         self._test_variable = dropin.TEST_VARIABLE
-        names = ("GRADMODE_GUARD", dropin.SPOOL_VARIABLE, dropin.TEST_VARIABLE)
+        names = ("GRADMODE_GUARD", dropin.SPOOL_VARIABLE, dropin.TEST_VARIABLE, "PYTHONPATH")
         self._environ = {name: os.environ.get(name) for name in names}
         self.spool = Path(tempfile.mkdtemp(prefix="gradmode-spool-"))
         self._reader: SpoolReader | None = None  # made at the first read: it needs torch, which tests import
@@ -111,11 +111,16 @@ class _GradmodeSession:
         os.environ["GRADMODE_GUARD"] = "warn" if policy == "warn" else "record"
         os.environ[dropin.SPOOL_VARIABLE] = str(self.spool)
         dropin.REPORT_SINK = self.reports
+        # transformers has no entry point: its Trainers are guarded through DEFAULT_CALLBACKS, here and, by the
+        # start-up module gradmode-run uses, in the processes the tests start.
+        os.environ["PYTHONPATH"] = launcher.with_bootstrap(os.environ.get("PYTHONPATH", ""))
+        self._unguard_transformers = launcher.guard_transformers()
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         from gradmode_plugin import dropin
 
         dropin.REPORT_SINK = None
+        self._unguard_transformers()
         for name, value in self._environ.items():
             if value is None:
                 os.environ.pop(name, None)

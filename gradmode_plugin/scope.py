@@ -5,11 +5,13 @@ applies the policy. The Lightning callback and the plain-PyTorch ``evaluating(..
 from __future__ import annotations
 
 import contextlib
+import inspect
 import logging
 import sys
 import threading
-from collections.abc import Callable
-from types import FrameType, TracebackType
+import weakref
+from collections.abc import Callable, Iterable, Iterator
+from types import CodeType, FrameType, TracebackType
 from typing import Any, TypeVar
 
 import torch
@@ -37,6 +39,7 @@ from gradmode_plugin.policy import Policy
 from gradmode_plugin.probes import HOOK_REFUSALS, TRAIN_CALLS, TRAINING_CALLS, ForwardProbe, SavedTensorProbe
 from gradmode_plugin.report import Report
 from gradmode_plugin.violations import GradModeContextError, GradModeViolation, Violation
+from gradmode_plugin.wrappers import user_module
 
 log = logging.getLogger("gradmode_plugin")
 _T = TypeVar("_T")
@@ -48,8 +51,9 @@ class EvaluationScope:
     On entry: records every module's train flag, calls ``model.eval()`` and puts the ``allow_train`` modules in
     training mode, enters the grad context and installs the probes; a module that ``eval()`` left in training mode
     (a ``train()`` override that skips a child) is reported, never switched. On exit, normal or not, restores
-    exactly the previous grad mode, inference mode, module flags and hooks. Use :meth:`batch` around each batch for
-    per-batch detection (violations then name the batch and your loop's line); without it, checks run once at exit.
+    exactly the previous grad mode, inference mode, module flags and hooks. Use :meth:`batch` around each batch (or
+    :meth:`iterate` over the batches) for per-batch detection (violations then name the batch and your loop's line);
+    without it, checks run once at exit.
 
     Args:
         model: the module evaluated (its submodules are recorded and checked by qualified name).
@@ -311,6 +315,65 @@ class EvaluationScope:
         # The loop that enters the batch is the evaluation step: its current line is in every `where`.
         self.steps.step_code = sys._getframe(1).f_code
         return self._batch_context
+
+    def iterate(self, batches: Iterable[_T], start: int = 0, dataloader_idx: int | None = None) -> Iterator[_T]:
+        """Yield each of ``batches`` inside :meth:`batch`, numbered from ``start``: ``for x in scope.iterate(loader):``
+        is ``for i, x in enumerate(loader): with scope.batch(i):``, the loop's body being the batch.
+
+        The next batch is fetched between batches, outside any, as in the two-line form. A batch ends when the loop
+        asks for the next one (its findings raised there, at the loop's line), when the loop stops early (``break``,
+        or an exception from the body: a ``for`` loop says neither to its iterator; the batch is checked, and what it
+        found is recorded and raised when the scope ends, never lost in the middle), or at the latest when the scope
+        ends. An exception thrown in with ``generator.throw`` is handled as ``with scope.batch(i)`` handles it.
+        """
+        if self._stack is None:
+            raise RuntimeError("scope.iterate(...) runs inside its `with evaluating(...) as scope:` block")
+        # The loop that calls iterate is the evaluation step, as for batch(): taken here, because the generator first
+        # runs under whoever calls next() on it (a progress bar wrapping it).
+        generator = self._iterate(batches, start, dataloader_idx, sys._getframe(1).f_code, self._stack)
+        # A generator kept alive past its loop (held in a variable, or by an exception's traceback) is closed when the
+        # scope ends, before the scope's own contexts: a batch still open then would otherwise leave its contexts
+        # entered after the scope's.
+        self._stack.callback(_close_generator, weakref.ref(generator))
+        return generator
+
+    def _iterate(
+        self,
+        batches: Iterable[_T],
+        start: int,
+        dataloader_idx: int | None,
+        step_code: CodeType,
+        stack: contextlib.ExitStack,
+    ) -> Iterator[_T]:
+        for batch_idx, batch in enumerate(batches, start):
+            if self._stack is not stack:
+                raise RuntimeError("scope.iterate(...) was resumed after its `with evaluating(...)` block ended")
+            context = self.batch(batch_idx, dataloader_idx)
+            self.steps.step_code = step_code
+            try:
+                context.__enter__()
+            except _GUARD_ERRORS as error:
+                raise error.with_traceback(None) from error.__cause__
+            try:
+                yield batch
+            except GeneratorExit:
+                # The loop stopped inside the batch. Raising here would be lost (printed as ignored by the garbage
+                # collector) or would replace the body's own exception: the finding stays pending instead.
+                try:
+                    context.__exit__(None, None, None)
+                except GradModeViolation as error:
+                    self._pending = error.violation
+                raise
+            except BaseException as exc:  # thrown in: what `with scope.batch(i)` does with the body's exception
+                try:
+                    context.__exit__(type(exc), exc, exc.__traceback__)
+                except _GUARD_ERRORS as error:
+                    raise error.with_traceback(None) from exc
+                raise
+            try:
+                context.__exit__(None, None, None)
+            except _GUARD_ERRORS as error:
+                raise error.with_traceback(None) from error.__cause__
 
     def run_step(self, step: Callable[..., _T], what: str, /, *args: Any, **kwargs: Any) -> _T:
         """Run a framework's step ``step(*args, **kwargs)`` for the batch announced with :meth:`begin_batch`: in the
@@ -614,8 +677,8 @@ def _resolve_on_entry(grad_mode: str, model: nn.Module) -> GradContextChoice:
     """``grad_mode`` for a plain scope, from what the model is when the scope is entered: ``no_grad`` for a model
     in training mode (evaluation inside a training loop, where inference tensors could not be reused)."""
     why = (
-        f"the model ({type(model).__name__}) was in training mode when the scope was entered, as inside a training "
-        "loop: no_grad keeps what evaluation makes usable by training code"
+        f"the model ({type(user_module(model)).__name__}) was in training mode when the scope was entered, as inside a "
+        "training loop: no_grad keeps what evaluation makes usable by training code"
         if model.training
         else None
     )
@@ -627,6 +690,13 @@ def _raises_before(new: Violation, pending: Violation) -> bool:
     to training mode) before its effect (statistics updated by its forward pass, found first)."""
     same_batch = (new.batch_idx, new.dataloader_idx) == (pending.batch_idx, pending.dataloader_idx)
     return same_batch and _ORDER.get(new.kind, 99) < _ORDER.get(pending.kind, 99)
+
+
+def _close_generator(ref: weakref.ReferenceType[Iterator[Any]]) -> None:
+    generator = ref()
+    # Only one suspended inside a batch: one never started raises if it is started after the scope.
+    if generator is not None and inspect.getgeneratorstate(generator) == inspect.GEN_SUSPENDED:  # type: ignore[arg-type]
+        generator.close()  # type: ignore[attr-defined]
 
 
 class _Batch:
@@ -679,6 +749,10 @@ def evaluating(
         check_params: also assert that evaluation wrote or replaced no parameter or buffer (keeps a copy of each).
         stage: the name findings and the report give the stage.
         report: a report to fill (a new one by default, as ``scope.report``).
+
+    A clean run prints nothing. To see what it checked, print ``scope.report.summary()`` after the block (stages,
+    batches, grad context and why, violations); its INFO lines (the grad context chosen and why) go to the
+    ``gradmode_plugin`` logger, shown by ``logging.basicConfig(level=logging.INFO)`` or a handler of your own.
 
     Example:
         >>> model = nn.Sequential(nn.Linear(4, 2), nn.Dropout())

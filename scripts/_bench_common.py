@@ -97,6 +97,11 @@ def ratios(times: dict[str, list[float]], arm: str, base: str) -> list[float]:
     return [a / b for a, b in zip(times[arm], times[base])]
 
 
+def differences(times: dict[str, list[float]], arm: str, base: str) -> list[float]:
+    """Per-round differences ``arm - base`` (seconds)."""
+    return [a - b for a, b in zip(times[arm], times[base])]
+
+
 def median_ci(values: Sequence[float], *, level: float = 0.95, resamples: int = 2000) -> tuple[float, float]:
     """Bootstrap confidence interval of the median (fixed seed: the same data give the same interval)."""
     if not values:

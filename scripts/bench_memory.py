@@ -255,8 +255,23 @@ def ratios(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     return out
 
 
-def plot(rows: list[dict[str, Any]], path: Path, device: str, model_name: str, image_size: int) -> bool:
-    """Peak memory and saved-for-backward bytes against batch size; False when matplotlib is missing."""
+def device_label(env: dict[str, Any]) -> str:
+    """The machine a result was measured on, for a plot's title: the GPU's name, else the CPU's."""
+    return str(env.get("gpu") or env.get("cpu") or env.get("device", "?"))
+
+
+def plot(
+    rows: list[dict[str, Any]],
+    path: Path,
+    device: str,
+    model_name: str,
+    image_size: int,
+    *,
+    label: str | None = None,
+    caps: list[dict[str, Any]] | None = None,
+) -> bool:
+    """Peak memory and saved-for-backward bytes against batch size, the device named in the title (``label``) and
+    each way's largest batch under a memory cap drawn on the cap (``caps``); False when matplotlib is missing."""
     try:
         import matplotlib
 
@@ -266,6 +281,7 @@ def plot(rows: list[dict[str, Any]], path: Path, device: str, model_name: str, i
         print("matplotlib is not installed (pip install -e '.[bench]'): no plot", file=sys.stderr)
         return False
     what = "peak RSS" if device == "cpu" else "peak allocated"
+    machine = label or device
     styles = {
         "grad_on": ("bug: grad enabled (model.eval() only)", "tab:red", "o", "-"),
         "grad_on_recorded": ("same bug under the guard, record mode", "tab:red", "x", ":"),
@@ -278,7 +294,24 @@ def plot(rows: list[dict[str, Any]], path: Path, device: str, model_name: str, i
         if points:
             xs, ys = zip(*points)
             left.plot(xs, ys, marker=marker, linestyle=line, color=color, label=label)
-    left.set(xlabel="batch size", ylabel=f"{what} (MiB)", title=f"{model_name} evaluation, {image_size} px, {device}")
+    for cap in caps or []:
+        if cap.get("largest_batch"):
+            color = styles.get(cap["way"], ("", "gray"))[1]
+            left.axhline(cap["cap_gib"] * 1024, color="gray", linewidth=0.8, linestyle="-.")
+            left.plot(
+                [cap["largest_batch"]],
+                [cap["cap_gib"] * 1024],
+                marker="*",
+                markersize=12,
+                color=color,
+                linestyle="none",
+                label=f"largest batch under {cap['cap_gib']:g} GiB, {cap['way']}: {cap['largest_batch']}",
+            )
+    left.set(
+        xlabel="batch size",
+        ylabel=f"{what} (MiB)",
+        title=f"{model_name} evaluation, {image_size} px\n{machine}",
+    )
     series = [
         ("grad_on", "saved_activations_mb", "activations kept alive (distinct, no weights)", "tab:red", "o", "-"),
         (
@@ -300,7 +333,9 @@ def plot(rows: list[dict[str, Any]], path: Path, device: str, model_name: str, i
         ax.set_xscale("log", base=2)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
-        ticks = sorted({r["batch_size"] for r in rows})
+        ticks = sorted(
+            {r["batch_size"] for r in rows} | {c["largest_batch"] for c in caps or [] if c.get("largest_batch")}
+        )
         ax.set_xticks(ticks, [str(t) for t in ticks])
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -400,7 +435,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         saved = json.loads((args.out / f"memory_{suffix}.json").read_text())
         settings = saved["settings"]
         png = args.out / f"memory_{suffix}.png"
-        plot(saved["results"], png, settings["device"], settings["model"], settings["image_size"])
+        plot(
+            saved["results"],
+            png,
+            settings["device"],
+            settings["model"],
+            settings["image_size"],
+            label=device_label(saved["env"]),
+            caps=saved.get("cap_search"),
+        )
         print(f"wrote {png}")
         return saved
     results: dict[str, Any] = {
@@ -434,7 +477,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     png = args.out / f"memory_{suffix}.png"
     results["plot"] = (
         png.name
-        if not args.no_plot and plot(results["results"], png, args.device, args.model, args.image_size)
+        if not args.no_plot
+        and plot(
+            results["results"],
+            png,
+            args.device,
+            args.model,
+            args.image_size,
+            label=device_label(results["env"]),
+            caps=results.get("cap_search"),
+        )
         else None
     )
     path = args.out / f"memory_{suffix}.json"

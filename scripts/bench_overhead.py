@@ -200,6 +200,63 @@ def bench_validate(work: Workload, args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
+# -- once per stage, or per batch ------------------------------------------------------------------------------
+def bench_stage_and_batch(work: Workload, args: argparse.Namespace) -> dict[str, Any]:
+    """What the guard adds once per stage (entering and leaving it, the operator audit of its first batch) apart
+    from what it adds at every batch: ``Trainer.validate`` of a short stage (2 batches) and of the workload's stage,
+    each with and without ``GradModeGuard()``, alternating. The added time is ``per_stage + batches * per_batch``;
+    the two stage lengths give both, so a short stage is not read as a slow guard."""
+    from gradmode_plugin import GradModeGuard
+
+    torch.manual_seed(0)
+    model = lightning_module(build_net(work.name))
+    short, long = 2, max(work.batches, 4)
+    loaders = {n: DataLoader(make_data(work, n_batches=n), batch_size=work.batch_size) for n in (short, long)}
+    arms: dict[str, Callable[[], Any]] = {}
+    for n, loader in loaders.items():
+        for arm, callbacks in (("baseline", []), ("guard", [GradModeGuard()])):
+            t = trainer(args.device, callbacks)
+            arms[f"{arm}_{n}"] = lambda t=t, loader=loader: t.validate(model, dataloaders=loader, verbose=False)
+    wall, cpu = common.alternate(arms, rounds=args.rounds * work.rounds_factor, warmup=args.warmup, device=args.device)
+
+    def added(times: common.Times, n: int) -> float:
+        return common.median(common.differences(times, f"guard_{n}", f"baseline_{n}"))
+
+    out: dict[str, Any] = {"workload": asdict(work), "stage_batches": [short, long]}
+    for clock, times in (("wall", wall), ("cpu", cpu)):
+        per_batch = (added(times, long) - added(times, short)) / (long - short)
+        out[clock] = {
+            f"added_us_{short}_batches": added(times, short) * 1e6,
+            f"added_us_{long}_batches": added(times, long) * 1e6,
+            "per_stage_us": (added(times, short) - short * per_batch) * 1e6,
+            "per_batch_us": per_batch * 1e6,
+            "baseline_us_per_batch": common.median(times[f"baseline_{long}"]) / long * 1e6,
+        }
+    # The audit alone, on one batch of the workload on the device: an audited forward against a plain one.
+    out["audited_forward_extra_us"] = _audited_forward_extra(work, args)
+    return out
+
+
+def _audited_forward_extra(work: Workload, args: argparse.Namespace) -> float:
+    from gradmode_plugin.audit import OpAudit
+
+    model = build_net(work.name).to(args.device).eval()
+    x = make_data(work, n_batches=1).tensors[0].to(args.device)
+
+    def plain() -> None:
+        model(x)
+
+    def audited() -> None:
+        with OpAudit():
+            model(x)
+
+    with torch.inference_mode():
+        wall, _ = common.alternate(
+            {"plain": plain, "audited": audited}, rounds=max(args.rounds, 5), warmup=1, device=args.device
+        )
+    return common.median(common.differences(wall, "audited", "plain")) * 1e6
+
+
 # -- the worst case, beside an empty callback ------------------------------------------------------------------
 def bench_worst_case(args: argparse.Namespace) -> dict[str, Any]:
     """The tiny MLP at batch 1 whose ``validation_step`` does not log: no callback, an empty ``Callback`` (Lightning
@@ -542,22 +599,27 @@ def print_tables(results: dict[str, Any]) -> None:
     for name, res in results["validate"].items():
         rows.append(_row(f"validate {name}", "default", res, "guard", "baseline", "batch"))
         rows.append(_row(f"validate {name}", "check_params=True", res, "guard_all", "baseline", "batch"))
-    worst = results["worst_case"]
-    rows.append(
-        _row("validate tiny_mlp, no logging", "empty Callback", worst, "empty_callback", "no_callback", "batch")
-    )
-    rows.append(_row("validate tiny_mlp, no logging", "default", worst, "guard", "no_callback", "batch"))
-    rows.append(
-        _row("validate tiny_mlp, no logging", "none again (A/A)", worst, "no_callback_again", "no_callback", "batch")
-    )
-    rows.append(_row("fit tiny_mlp (clip)", "default", results["train"], "guard", "baseline", "step"))
-    plain = results["plain"]
+    worst = results.get("worst_case")
+    if worst is not None:
+        rows.append(
+            _row("validate tiny_mlp, no logging", "empty Callback", worst, "empty_callback", "no_callback", "batch")
+        )
+        rows.append(_row("validate tiny_mlp, no logging", "default", worst, "guard", "no_callback", "batch"))
+        rows.append(
+            _row(
+                "validate tiny_mlp, no logging", "none again (A/A)", worst, "no_callback_again", "no_callback", "batch"
+            )
+        )
+    if "train" in results:
+        rows.append(_row("fit tiny_mlp (clip)", "default", results["train"], "guard", "baseline", "step"))
+    plain = results.get("plain")
     for arm, base in (
         ("guard_no_grad", "bare_no_grad"),
         ("guard_no_grad_all", "bare_no_grad"),
         ("guard_inference", "bare_inference"),
     ):
-        rows.append(_row("plain tiny_mlp", f"{arm} vs {base}", plain, arm, base, "batch"))
+        if plain is not None:
+            rows.append(_row("plain tiny_mlp", f"{arm} vs {base}", plain, arm, base, "batch"))
     headers = [
         "workload",
         "guard",
@@ -569,42 +631,89 @@ def print_tables(results: dict[str, Any]) -> None:
         "added us/batch (wall)",
         "added us/batch (CPU)",
     ]
-    print(common.table(headers, rows))
-    guard, empty = worst["ratios"]["guard"], worst["ratios"]["empty_callback"]
-    print(
-        f"worst case, per batch: the guard adds {guard['added_us_per_batch']:.1f} us (wall), "
-        f"{guard['cpu_added_us_per_batch']:.1f} us (CPU); an empty Callback {empty['added_us_per_batch']:.1f} us "
-        f"(wall), {empty['cpu_added_us_per_batch']:.1f} us (CPU): Lightning's dispatch of its hooks, which skips the "
-        "guard's unused ones"
-    )
-    print()
-    micro = results["micro_us"]
-    keys = [k for k in micro["tiny_mlp"] if k in micro["resnet50"]]
-    print(
-        common.table(
-            ["per-call cost (us)", "tiny_mlp", "resnet50"],
-            [[k, micro["tiny_mlp"][k], micro["resnet50"][k]] for k in keys],
+    if rows:
+        print(common.table(headers, rows))
+    if worst is not None:
+        guard, empty = worst["ratios"]["guard"], worst["ratios"]["empty_callback"]
+        print(
+            f"worst case, per batch: the guard adds {guard['added_us_per_batch']:.1f} us (wall), "
+            f"{guard['cpu_added_us_per_batch']:.1f} us (CPU); an empty Callback {empty['added_us_per_batch']:.1f} us "
+            f"(wall), {empty['cpu_added_us_per_batch']:.1f} us (CPU): Lightning's dispatch of its hooks, which skips "
+            "the guard's unused ones"
         )
-    )
-    after = micro["tiny_mlp"]["stage_after_setting_call_extra_us"]
-    print(
-        f"a stage of {micro['tiny_mlp']['stage_of_forwards']} tiny forwards between two assignments of "
-        f"nn.Module.__call__ ({micro['tiny_mlp']['module_subclasses_imported']} nn.Module classes): +{after} us"
-    )
-    print()
-    print(common.table(["inside a Lightning validation_step (us)", "tiny_mlp"], list(micro["lightning_step"].items())))
-    print()
-    prof = results["profile"]
-    print(f"cProfile, guarded tiny-MLP validation: {prof['profiled_total_us_per_batch']} us/batch in all (profiled)")
-    print(
-        common.table(
-            ["function", "calls/batch", "own us/batch", "cum us/batch"],
-            [
-                [r["function"], r["calls_per_batch"], r["tottime_us_per_batch"], r["cumtime_us_per_batch"]]
-                for r in prof["functions"][:12]
-            ],
+    stages = results.get("stage_and_batch", {})
+    if stages:
+        print()
+        stage_rows = []
+        for name, res in stages.items():
+            short, long = res["stage_batches"]
+            for clock in ("wall", "cpu"):
+                r = res[clock]
+                stage_rows.append(
+                    [
+                        name,
+                        clock,
+                        r[f"added_us_{short}_batches"],
+                        r[f"added_us_{long}_batches"],
+                        r["per_stage_us"],
+                        r["per_batch_us"],
+                        r["baseline_us_per_batch"],
+                    ]
+                )
+        print(
+            common.table(
+                [
+                    "workload",
+                    "clock",
+                    "added, 2 batches (us)",
+                    f"added, {long} batches (us)",
+                    "once per stage (us)",
+                    "per batch (us)",
+                    "a batch without the guard (us)",
+                ],
+                stage_rows,
+            )
         )
-    )
+        for name, res in stages.items():
+            print(f"{name}: one audited forward adds {res['audited_forward_extra_us']:.0f} us to a plain one")
+    micro = results.get("micro_us")
+    if micro is not None:
+        print()
+        keys = [k for k in micro["tiny_mlp"] if k in micro["resnet50"]]
+        print(
+            common.table(
+                ["per-call cost (us)", "tiny_mlp", "resnet50"],
+                [[k, micro["tiny_mlp"][k], micro["resnet50"][k]] for k in keys],
+            )
+        )
+        after = micro["tiny_mlp"]["stage_after_setting_call_extra_us"]
+        print(
+            f"a stage of {micro['tiny_mlp']['stage_of_forwards']} tiny forwards between two assignments of "
+            f"nn.Module.__call__ ({micro['tiny_mlp']['module_subclasses_imported']} nn.Module classes): +{after} us"
+        )
+        print()
+        print(
+            common.table(["inside a Lightning validation_step (us)", "tiny_mlp"], list(micro["lightning_step"].items()))
+        )
+    prof = results.get("profile")
+    if prof is not None:
+        print()
+        print(
+            f"cProfile, guarded tiny-MLP validation: {prof['profiled_total_us_per_batch']} us/batch in all (profiled)"
+        )
+        print(
+            common.table(
+                ["function", "calls/batch", "own us/batch", "cum us/batch"],
+                [
+                    [r["function"], r["calls_per_batch"], r["tottime_us_per_batch"], r["cumtime_us_per_batch"]]
+                    for r in prof["functions"][:12]
+                ],
+            )
+        )
+
+
+#: The parts of a run, in order (``--only`` picks some).
+PARTS = ("validate", "stage", "worst_case", "train", "plain", "micro", "profile")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -624,7 +733,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--threads", type=int, default=None, help=common.THREADS_HELP)
     parser.add_argument("--quick", action="store_true", help="tiny settings for a smoke run")
     parser.add_argument("--out", type=Path, default=common.DOCS, help="folder for the JSON (default: docs/)")
+    parser.add_argument(
+        "--only",
+        default=",".join(PARTS),
+        help=f"comma-separated subset of {','.join(PARTS)} (default: all); the JSON then holds only those",
+    )
+    parser.add_argument("--workloads", default=None, help="comma-separated workload names for validate and stage")
     args = parser.parse_args(argv)
+    args.only = [part for part in args.only.split(",") if part]
+    unknown = sorted(set(args.only) - set(PARTS))
+    if unknown:
+        parser.error(f"--only: unknown part(s) {', '.join(unknown)}; choose from {', '.join(PARTS)}")
     if args.rounds is None:
         args.rounds = 2 if args.quick else 10
     if args.warmup is None:
@@ -643,21 +762,34 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "targets": TARGETS,
         "validate": {},
     }
-    for work in workloads(args.device, args.quick):
-        print(f"validate {work.name} ...", flush=True)
-        results["validate"][work.name] = bench_validate(work, args)
-    print("validate tiny_mlp without logging: no callback, an empty Callback, the guard ...", flush=True)
-    results["worst_case"] = bench_worst_case(args)
-    print("fit tiny_mlp with gradient clipping ...", flush=True)
-    results["train"] = bench_train(args)
-    print("plain evaluating(...) loop ...", flush=True)
-    results["plain"] = bench_plain(args)
-    print("micro-benchmark of the per-batch checks ...", flush=True)
-    results["micro_us"] = micro_benchmark(args)
-    print("cProfile of the guarded tiny-MLP validation ...", flush=True)
-    results["profile"] = profile_tiny(args)
+    chosen = [w for w in workloads(args.device, args.quick) if args.workloads in (None, "") or w.name in args.workloads]
+    if "validate" in args.only:
+        for work in chosen:
+            print(f"validate {work.name} ...", flush=True)
+            results["validate"][work.name] = bench_validate(work, args)
+    if "stage" in args.only:
+        results["stage_and_batch"] = {}
+        for work in chosen:
+            print(f"validate {work.name}: once per stage or per batch ...", flush=True)
+            results["stage_and_batch"][work.name] = bench_stage_and_batch(work, args)
+    parts: list[tuple[str, str, Callable[[argparse.Namespace], Any]]] = [
+        (
+            "worst_case",
+            "validate tiny_mlp without logging: no callback, an empty Callback, the guard",
+            bench_worst_case,
+        ),
+        ("train", "fit tiny_mlp with gradient clipping", bench_train),
+        ("plain", "plain evaluating(...) loop", bench_plain),
+        ("micro", "micro-benchmark of the per-batch checks", micro_benchmark),
+        ("profile", "cProfile of the guarded tiny-MLP validation", profile_tiny),
+    ]
+    for part, what, run in parts:
+        if part in args.only:
+            print(f"{what} ...", flush=True)
+            results["micro_us" if part == "micro" else part] = run(args)
     suffix = "cuda" if args.device.startswith("cuda") else "cpu"
-    path = args.out / f"overhead_{suffix}{'_quick' if args.quick else ''}.json"
+    subset = "" if set(args.only) == set(PARTS) else "_" + "_".join(args.only)
+    path = args.out / f"overhead_{suffix}{subset}{'_quick' if args.quick else ''}.json"
     common.write_json(path, results)
     print()
     print_tables(results)

@@ -117,6 +117,36 @@ def test_an_unknown_table_is_an_error() -> None:
         load_hooks().render("<!-- table: nothing -->\n")
 
 
+def section(page: str, heading: str) -> str:
+    """The text of ``page`` under ``heading`` up to the next heading."""
+    text = page.split(f"\n{heading}\n", 1)[1]
+    return re.split(r"^#{1,6} ", text, maxsplit=1, flags=re.MULTILINE)[0]
+
+
+def dense_paragraphs(text: str, longest: int = 3) -> list[str]:
+    """The blocks of ``text`` that hold more than one rule: any paragraph but a one-line lead-in (``...:``), and list
+    items longer than ``longest`` lines."""
+    dense = []
+    for block in (b.strip() for b in re.split(r"\n\s*\n", text) if b.strip()):
+        items = re.split(r"^- ", block, flags=re.MULTILINE)
+        lead = items[0].strip()  # text before any list item
+        if lead and ("\n" in lead or not lead.endswith(":")):
+            dense.append(lead[:80])
+        dense += [item[:80] for item in items[1:] if item.strip().count("\n") >= longest]
+    return dense
+
+
+def test_what_the_linter_leaves_silent_is_one_rule_per_item() -> None:
+    silent = section((DOCS / "lint.md").read_text(), "### What stays silent")
+    assert silent.count("\n- ") >= 20
+    assert dense_paragraphs(silent) == []
+
+
+def test_a_dense_paragraph_is_found() -> None:
+    text = "Lead-in:\n\n- one rule\n- another\n  on two lines\n\nWhat stays silent: a, b, c,\nd and e.\n"
+    assert dense_paragraphs(text) == ["What stays silent: a, b, c,\nd and e."]
+
+
 def nav_pages(entries: list[object]) -> set[str]:
     pages: set[str] = set()
     for entry in entries:
@@ -132,21 +162,78 @@ def test_every_page_is_in_the_navigation_and_the_hook_is_registered() -> None:
     assert nav_pages(config["nav"]) == pages
 
 
-@pytest.mark.slow
-def test_the_site_builds_strictly(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """The site built from this checkout with ``mkdocs build --strict``, once for the tests that read it."""
     pytest.importorskip("mkdocs", reason="the docs extra is not installed (pip install -e '.[docs]')")
     pytest.importorskip("material", reason="the docs extra is not installed (pip install -e '.[docs]')")
     pytest.importorskip("mkdocstrings", reason="the docs extra is not installed (pip install -e '.[docs]')")
+    site = tmp_path_factory.mktemp("docs") / "site"
     proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
         cwd=REPO,
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
     )
+    return site, proc
+
+
+@pytest.mark.slow
+def test_the_site_builds_strictly(built_site: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+    site, proc = built_site
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert not re.search(r"^WARNING\b", proc.stderr, re.MULTILINE), proc.stderr
-    assert (tmp_path / "site" / "kinds" / "index.html").is_file()
-    api = (tmp_path / "site" / "api" / "index.html").read_text()
+    # Pages are files (use_directory_urls: false), so a built site browses from the file system.
+    assert (site / "kinds.html").is_file()
+    assert 'href="kinds.html' in (site / "index.html").read_text()
+    api = (site / "api.html").read_text()
     assert "GuardOptions</code>" in api and not re.search(r":(class|meth|attr|data|mod|func):<code>", api)
+    assert '<code class="gm-nowrap">graph_built</code>' in (site / "kinds.html").read_text()
+
+
+def load_layout_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("check_docs_layout", REPO / "scripts" / "check_docs_layout.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.slow
+def test_three_pages_fit_a_1280_px_window_in_chromium(
+    built_site: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
+    """Headless Chromium at 1280 CSS px: no code block or table wider than its room, no identifier broken across
+    lines, code in the kinds table's fix column (scripts/check_docs_layout.py; screenshots in the test's folder)."""
+    layout = load_layout_script()
+    chromium = layout.find_chromium()
+    if chromium is None:
+        pytest.skip("no Chromium (apt-get install chromium): the layout is not checked")
+    site, proc = built_site
+    assert proc.returncode == 0, proc.stderr
+    assert layout.WIDTH == 1280
+    assert layout.check_site(chromium, site, 1280, tmp_path) == []
+    assert sorted(p.name for p in tmp_path.glob("*.png")) == ["index-1280px.png", "kinds-1280px.png", "lint-1280px.png"]
+
+
+def test_code_in_a_registrys_text_is_shown_as_code() -> None:
+    spans = load_hooks().code_spans
+    assert spans("remove torch.enable_grad()/set_grad_enabled(True) (a with block), e.g. MC dropout") == (
+        "remove `torch.enable_grad()`/`set_grad_enabled(True)` (a with block), e.g. MC dropout"
+    )
+    assert spans("no .train() in a step; pass training=self.training to F.batch_norm, or allow_train") == (
+        "no `.train()` in a step; pass `training=self.training` to `F.batch_norm`, or `allow_train`"
+    )
+    assert spans("(with torch.set_grad_enabled(...):) or `with x(False):`, grad_mode='no_grad'; test-time") == (
+        "(`with torch.set_grad_enabled(...):`) or `with x(False):`, `grad_mode='no_grad'`; test-time"
+    )
+
+
+def test_identifiers_are_marked_to_stay_on_one_line() -> None:
+    html = "<p><code>graph_built</code> and <code>with torch.no_grad():</code></p><pre><code>a b\n</code></pre>"
+    assert load_hooks().identifiers_unbroken(html) == (
+        '<p><code class="gm-nowrap">graph_built</code> and <code>with torch.no_grad():</code></p>'
+        "<pre><code>a b\n</code></pre>"
+    )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import sys
+import traceback
 import warnings
 from pathlib import Path
 from typing import Any
@@ -80,24 +81,40 @@ def test_a_bad_variable_is_named_with_what_it_takes(environ: dict[str, str], nam
     assert isinstance(info.value, ValueError)
 
 
+@pytest.mark.parametrize("factory", [lightning_callbacks, pytorch_lightning_callbacks])
+def test_a_bad_variable_is_raised_from_the_factory_with_one_frame_of_its_module(
+    monkeypatch: pytest.MonkeyPatch, factory: Any
+) -> None:
+    monkeypatch.setenv("GRADMODE_GUARD", "rais")
+    with pytest.raises(GuardEnvironmentError, match="GRADMODE_GUARD='rais' is not supported") as info:
+        factory()
+    frames = traceback.extract_tb(info.value.__traceback__)
+    assert [frame.name for frame in frames if frame.filename == dropin.__file__] == [factory.__name__]
+    assert frames[-1].name == factory.__name__
+
+
 @pytest.mark.slow  # a child process
 def test_a_bad_variable_ends_a_script_in_a_few_lines_naming_it(tmp_path: Path) -> None:
-    """What a user sees: one short traceback through the Trainer's constructor, ending in the variable, its value
-    and what it takes; no chained exception, no name the user did not set."""
+    """What a user sees: one short traceback through the Trainer's constructor that ends at one frame of the
+    project's (the factory Lightning called), then the variable, its value and what it takes; no chained exception,
+    no name the user did not set."""
     proc = run_process(
         [sys.executable, "-c", "import lightning.pytorch as pl\npl.Trainer(logger=False)"],
         cwd=tmp_path,
-        env={"GRADMODE_GUARD": "yes", **this_checkout()},
+        env={"GRADMODE_GUARD": "rais", **this_checkout()},
     )
     lines = proc.stderr.strip().splitlines()
     assert proc.returncode == 1 and lines, proc.stderr
     assert lines[-1] == (
-        "gradmode_plugin.dropin.GuardEnvironmentError: GRADMODE_GUARD='yes' is not supported; allowed values: "
+        "gradmode_plugin.dropin.GuardEnvironmentError: GRADMODE_GUARD='rais' is not supported; allowed values: "
         "raise | warn | record (unset, empty, 0 or off: no guard)"
     ), proc.stderr
     assert proc.stderr.count("Traceback (most recent call last)") == 1, proc.stderr
     assert "on_violation" not in proc.stderr, proc.stderr
-    assert proc.stderr.count(f"{REPO}/gradmode_plugin/") <= 2, "more than the factory's own frames"
+    frames = [line.strip() for line in lines if line.strip().startswith('File "')]
+    own = [frame for frame in frames if f"{REPO}/gradmode_plugin/" in frame]
+    assert len(own) == 1 and frames[-1] == own[0], "the traceback does not end at one frame of the project's"
+    assert "in <module>" in frames[0]  # the user's line comes first
 
 
 @pytest.mark.parametrize("namespace", ["pytorch_lightning", "lightning.pytorch"])

@@ -46,9 +46,11 @@ def test_kinds_and_lint_rules_name_each_other_and_findings_name_the_rules() -> N
 
     assert {kind for rule in RULES for kind in rule.kinds} <= set(KINDS + RISKS)
     by_kind = {kind.name: kind for kind in REGISTRY}
-    assert by_kind["train_mode"].rules == ("GM101", "GM102", "GM103", "GM104", "GM201")
+    assert by_kind["train_mode"].rules == ("GM101", "GM102", "GM103", "GM104", "GM201", "GM502")
     assert by_kind["output_requires_grad"].rules == ()
     model = torch.nn.Sequential(torch.nn.Linear(2, 2))
     with pytest.raises(GradModeViolation) as info, evaluating(model) as scope, scope.batch(0):
         model[0].train()
-    assert info.value.violation.hint.endswith("(before the run: gradmode-lint GM101, GM102, GM103, GM104, GM201)")
+    assert info.value.violation.hint.endswith(
+        "(before the run: gradmode-lint GM101, GM102, GM103, GM104, GM201, GM502)"
+    )

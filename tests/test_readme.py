@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.helpers.process import REPO
 
 README = REPO / "README.md"
@@ -58,3 +60,45 @@ def test_the_readme_is_a_landing_page_with_every_way_in() -> None:
     for way in ways_in:
         assert way in named, f"the README's ways in lack {way!r}"
     assert all((REPO / page).is_file() for _, page in ways)
+
+
+#: A count of this suite's tests, which goes stale with the next test: "668 tests", "(507 passed", "507 of the 668".
+TEST_COUNT = re.compile(
+    r"\b\d[\d,]*\s+(?:tests?|quick ones|passed|skipped|deselected)\b"
+    r"|\b\d+ of the \d+(?!\d|\s+\w)"  # not "92 of the 92 real instances"
+)
+#: The pages that speak of running this suite.
+SUITE_PAGES = ("README.md", "docs/index.md", "docs/contributing.md")
+
+
+def test_no_page_states_a_test_count() -> None:
+    found = {page: TEST_COUNT.findall((REPO / page).read_text()) for page in SUITE_PAGES}
+    assert not any(found.values()), f"test counts nothing checks: {found}"
+
+
+def test_a_stated_test_count_is_found() -> None:
+    text = "the suite (668 tests); 507 of the 668, quick; 658 passed, 27 skipped; tests/x.py; recall 92 of the 92 real"
+    assert TEST_COUNT.findall(text) == ["668 tests", "507 of the 668", "658 passed", "27 skipped"]
+
+
+def first_screen(text: str) -> tuple[list[str], str]:
+    """The lines between the title and the first section, and that section's heading."""
+    lines = text.splitlines()
+    assert lines[0].startswith("# "), "the page does not start with its title"
+    heading = next(i for i, line in enumerate(lines) if line.startswith("## "))
+    return [line for line in lines[1:heading] if line.strip()], lines[heading]
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/index.md"])
+def test_the_first_screen_says_what_it_does_in_three_short_lines_then_the_quickstart(page: str) -> None:
+    text = (REPO / page).read_text()
+    lead, section = first_screen(text)
+    assert len(lead) == 3 and all(len(line) <= 110 for line in lead), lead
+    assert section == "## Quickstart"
+    install = text.index('`pip install "gradmode-plugin[lightning]"`')
+    assert install < text.index("\n| way | one line | where | manual |"), "the install line comes after the ways in"
+
+
+def test_a_long_lead_is_found() -> None:
+    lead, section = first_screen("# t\n\none\ntwo\n\n```python\nx = 1\n```\n\n## What it catches\n")
+    assert lead == ["one", "two", "```python", "x = 1", "```"] and section == "## What it catches"

@@ -17,6 +17,7 @@ import torch
 from torch import nn
 
 from gradmode_plugin import GradModeGuard, GradModeViolation, evaluating
+from tests.helpers.kernels import first_difference, kernels
 
 timm = pytest.importorskip("timm")
 transformers = pytest.importorskip("transformers")
@@ -355,3 +356,40 @@ def test_a_scripted_timm_model_with_a_module_left_training_is_reported_not_crash
     # Inside TorchScript no Python runs: the module is named by the flag walk; the statistics update is seen by
     # the operator audit, inside the scripted model (its root).
     assert found == {("train_mode", "layer1.0.bn1"), ("running_stats_updated", "")}
+
+
+#: Real architectures whose every operator is compared with and without the operator audit (docs/kinds.md).
+SAME_OPERATORS = [
+    ("timm", name)
+    for name in (
+        "resnet10t",
+        "vit_tiny_patch16_224",
+        "convnext_atto",
+        "swin_tiny_patch4_window7_224",
+        "sequencer2d_s",
+        "mobilevit_xxs",
+    )
+] + [("transformers", name) for name in ("bert", "t5", "fsmt", "llama", "wavlm", "led")]
+
+
+@pytest.mark.parametrize(("library", "name"), SAME_OPERATORS)
+def test_every_operator_is_the_same_under_bf16_autocast_and_inference_mode(library: str, name: str) -> None:
+    model, inputs = (build_timm if library == "timm" else build_transformers)(name)
+    outputs: list[Any] = []
+
+    def forward() -> None:
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            outputs.append(call(model, inputs(0)))
+
+    def plain() -> None:
+        model.eval()
+        with torch.inference_mode():
+            forward()
+
+    def guarded() -> None:
+        model.train()
+        with evaluating(model, grad_mode="inference", on_violation="record") as scope, scope.batch(0):
+            forward()
+
+    assert first_difference(kernels(plain), kernels(guarded)) is None
+    assert same(outputs[0], outputs[1])

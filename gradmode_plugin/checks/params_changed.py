@@ -67,7 +67,7 @@ class ParamsChanged(Check):
         # Lazy parameters are watched from the end of the batch that materialised them.
         self._lazy: list[tuple[str, dict[str, torch.Tensor | None], str]] = []
         self._flagged: set[str] = set()
-        for module_name, module in self.scope.model.named_modules():
+        for module_name, module in self.scope.modes.model.named_modules():
             if self.scope.modes.is_covered(module_name):
                 continue
             skip = _norm_statistics(module)

@@ -60,7 +60,7 @@ class TrainMode(Check):
         cause = (
             f"switched by train() at {switched.split(' <- ')[0]}"
             if switched
-            else _why_still_training(self.scope.model, top, modes.modules, after)
+            else _why_still_training(modes.model, top, modes.modules, after)
         )
         detail = f"{len(names)} module(s) still in training mode after {after}: {_shown(names)}; {cause}"
         self.scope.found(self.kind, module=top, where=switched, detail=detail)

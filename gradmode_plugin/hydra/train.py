@@ -213,6 +213,43 @@ def _instantiate_group(cfg: DictConfig | None, what: str) -> list[Any]:
     return objects
 
 
+#: The loggers Lightning's packages set up when imported (lightning/__init__.py, lightning/pytorch/__init__.py, ...).
+_LIGHTNING_LOGGERS: Final[tuple[str, ...]] = (
+    "lightning",
+    "lightning.pytorch",
+    "lightning.fabric",
+    "pytorch_lightning",
+    "lightning_fabric",
+)
+
+
+def _one_handler_per_line() -> None:
+    """Each Lightning log line printed once, by Hydra's job logging (the console and the run's log file).
+
+    Hydra configures the root logger before the app imports Lightning; the unified ``lightning`` package then gives
+    its logger a console handler of its own and still passes every record on to the root, so each line came out
+    twice, on stderr by Lightning's handler and on stdout by Hydra's. A namespace imported before Hydra's logging
+    keeps its lines to its own handler, and out of the log file. With Hydra's handlers in place (``hydra/job_logging``
+    not disabled), Lightning's console handlers go and its records reach the root.
+    """
+    if not logging.getLogger().handlers:
+        return
+    for name in _LIGHTNING_LOGGERS:
+        logger = logging.getLogger(name)
+        for handler in list(logger.handlers):
+            if type(handler) is logging.StreamHandler:  # Lightning's own console handler, no file handler
+                logger.removeHandler(handler)
+        logger.propagate = True
+
+
+def _progress_bar(cfg: DictConfig) -> list[Any]:
+    """The app's progress bar, epochs counted from one (``Epoch 2/2`` beside "``max_epochs=2`` reached"), unless the
+    trainer config turns the bar off."""
+    from gradmode_plugin.example.progress import progress_bar
+
+    return [progress_bar()] if cfg.trainer.get("enable_progress_bar", True) else []
+
+
 def build(cfg: DictConfig) -> Built:
     """The datamodule, model, callbacks, loggers and trainer of ``cfg``; the Lightning ones in the namespace of the
     example model (``lightning.pytorch`` when installed, else ``pytorch_lightning``), whichever the config names."""
@@ -221,6 +258,7 @@ def build(cfg: DictConfig) -> Built:
     from gradmode_plugin import GradModeGuard
     from gradmode_plugin.example._lightning import pl
 
+    _one_handler_per_line()
     check_config(cfg)
     log.info("Lightning: %s %s", pl.__name__, pl.__version__)
     if cfg.get("seed") is not None:
@@ -234,7 +272,8 @@ def build(cfg: DictConfig) -> Built:
     callbacks = _instantiate_group(cfg.get("callbacks"), "callbacks")
     loggers = _instantiate_group(cfg.get("logger"), "logger")
     _in_namespace(cfg.trainer)
-    trainer = instantiate(cfg.trainer, callbacks=callbacks, logger=loggers or False)
+    bar = [] if any(isinstance(c, pl.callbacks.ProgressBar) for c in callbacks) else _progress_bar(cfg)
+    trainer = instantiate(cfg.trainer, callbacks=[*callbacks, *bar], logger=loggers or False)
     guard = next((c for c in callbacks if isinstance(c, GradModeGuard)), None)
     return Built(datamodule, model, callbacks, loggers, trainer, guard)
 

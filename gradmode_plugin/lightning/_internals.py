@@ -114,6 +114,13 @@ def rank_zero_warn(trainer: Any, message: str) -> None:
     importlib.import_module(f"{_namespace(trainer)}.utilities").rank_zero_warn(message, stacklevel=2)
 
 
+def rank_zero_info(trainer: Any, message: str) -> None:
+    """An INFO line from rank zero only, where Lightning's own rank-zero lines go (utilities/rank_zero.py): the logger
+    that the namespace's import hands ``lightning_utilities.core.rank_zero`` and gives a handler when the process has
+    configured none, so the line shows wherever ``GPU available: ...`` does, and once."""
+    importlib.import_module(f"{_namespace(trainer)}.utilities").rank_zero_info(message)
+
+
 def callbacks_of_trainer_being_built(limit: int = 8) -> list[Any] | None:
     """The callbacks the user passed to the Trainer that is calling the callback factories, if it can be seen.
 

@@ -310,7 +310,9 @@ class GradModeGuard(*_BASES, metaclass=_NamesItsArguments):  # type: ignore[misc
             if (batches, steps) != batches_before.get(stage, (0, 0))
         }
         violations = self.report.total - sum(sum(c.values()) for c in self._start[1].values())
-        log.info("%s", checked_line(entry, checked or {_ENTRY_STAGES.get(entry, entry): (0, 0)}, violations))
+        # Through Lightning's own rank-zero logging: a user who sees Lightning's INFO lines sees this one.
+        line = checked_line(entry, checked or {_ENTRY_STAGES.get(entry, entry): (0, 0)}, violations)
+        internals.rank_zero_info(trainer, line)
 
     def _stage_start(self, trainer: Any) -> None:
         """Lightning ran the model's eval hook: the guard must be inside that stage, or the run is unguarded. The

@@ -1,7 +1,8 @@
 """The AST analysis of one source file: every rule of :mod:`gradmode_plugin.lint.rules`, in one walk of the tree.
 
 The shared walk (:mod:`gradmode_plugin.lint.walk`) hands each node to the rule family that looks at it; each family
-is one module (``dropout``, ``modes``, ``grad``, ``params``, ``threads``, ``legacy``, as a rule's ``family`` says),
+is one module (``dropout``, ``modes``, ``grad``, ``params``, ``threads``, ``legacy``, ``loops``, as a rule's
+``family`` says),
 and this module mixes them into the analysis that :func:`check_source` runs.
 
 Example:
@@ -15,6 +16,7 @@ from __future__ import annotations
 from gradmode_plugin.lint.dropout import DropoutRules
 from gradmode_plugin.lint.grad import GradRules
 from gradmode_plugin.lint.legacy import LegacyRules
+from gradmode_plugin.lint.loops import LoopRules
 from gradmode_plugin.lint.modes import ModeRules
 from gradmode_plugin.lint.params import ParamRules
 from gradmode_plugin.lint.parsing import parse_relevant
@@ -25,7 +27,7 @@ from gradmode_plugin.lint.walk import Finding
 __all__ = ["Finding", "check_source"]
 
 
-class _Analysis(DropoutRules, ModeRules, GradRules, ParamRules, ThreadRules, LegacyRules):
+class _Analysis(DropoutRules, ModeRules, GradRules, ParamRules, ThreadRules, LegacyRules, LoopRules):
     """One walk over a module's tree with every rule family, then the decisions at every scope's end."""
 
 

@@ -194,6 +194,12 @@ def _is_main_guard(test: ast.expr) -> bool:
 
 def returns_eval(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """``m.eval()`` (or ``m = ....eval()``) then ``return m``, or ``return m.eval()``."""
+    return eval_returned_at(node) == -1
+
+
+def eval_returned_at(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int | None:
+    """Where a function returns a module it put in ``eval()``: -1 for the whole value (``return m``), the index
+    in a returned tuple (``return m, tokenizer``: 0), None where it returns none."""
     evaluated: set[str] = set()
     for sub in ast.walk(node):
         if isinstance(sub, ast.Expr) and _ends_in_eval(sub.value):
@@ -204,10 +210,14 @@ def returns_eval(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
             evaluated.update(t.id for t in sub.targets if isinstance(t, ast.Name))
         elif isinstance(sub, ast.Return) and sub.value is not None:
             if isinstance(sub.value, ast.Name) and sub.value.id in evaluated:
-                return True
+                return -1
             if _ends_in_eval(sub.value):
-                return True
-    return False
+                return -1
+            if isinstance(sub.value, ast.Tuple):
+                for index, item in enumerate(sub.value.elts):
+                    if (isinstance(item, ast.Name) and item.id in evaluated) or _ends_in_eval(item):
+                        return index
+    return None
 
 
 def _ends_in_eval(node: ast.expr) -> bool:

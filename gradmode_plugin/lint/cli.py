@@ -44,7 +44,9 @@ def _parser() -> argparse.ArgumentParser:
         "--eval-functions", type=_codes, default=[], metavar="NAMES", help="further evaluation function names"
     )
     parser.add_argument(
-        "--tests", action="store_true", help="also check test code for GM501 and GM801 (off there by default)"
+        "--tests",
+        action="store_true",
+        help="also check test code for GM501, GM502, GM503 and GM801 (off there by default)",
     )
     parser.add_argument("--list-rules", action="store_true", help="print the rules and exit")
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")

@@ -12,7 +12,7 @@ import functools
 from typing import Final
 
 from gradmode_plugin.lint import names
-from gradmode_plugin.lint.calls import Def, returns_eval
+from gradmode_plugin.lint.calls import Def, eval_returned_at, returns_eval
 from gradmode_plugin.lint.grad import INFERENCE_FUNCTIONS
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.walk import (
@@ -70,6 +70,24 @@ class ModeRules(Walk):
             scope.mode_calls.append((position, name, mode))
             if base is not None and base != name and not self.imports.is_import(base.partition(".")[0]):
                 scope.mode_calls.append((position, base, mode))
+
+    def _mode_unpacked(self, node: ast.Assign, target: ast.Tuple, value: ast.Call, scope: Scope) -> None:
+        if not (self.all_full and isinstance(value.func, ast.Name)):
+            return
+        index = self._eval_tuple_returners.get(value.func.id)
+        if index is not None and index < len(target.elts) and isinstance(target.elts[index], ast.Name):
+            scope.mode_calls.append(((node.lineno, node.col_offset), target.elts[index].id, "eval"))
+
+    @functools.cached_property
+    def _eval_tuple_returners(self) -> dict[str, int]:
+        """The module's functions that put a module in ``eval()`` and return it in a tuple, with its index."""
+        found: dict[str, int] = {}
+        for node in self.tree.body:
+            if isinstance(node, FUNCTIONS) and self.lines.eval_in_lines(node.lineno, node.end_lineno or node.lineno):
+                index = eval_returned_at(node)
+                if index is not None and index >= 0:
+                    found[node.name] = index
+        return found
 
     def _train_call(self, call: ast.Call, key: str, scope: Scope) -> None:
         if _mode_set(call) == "train" and scope.eval_name is not None:
@@ -501,9 +519,19 @@ def _mode_chain(call: ast.Call) -> tuple[str | None, str | None]:
     mode = None
     node: ast.expr = call
     while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-        mode = mode or _mode_set(node)  # the outermost call runs last
+        mode = mode or _mode_set(node) or _restored(node)  # the outermost call runs last
         node = node.func.value
     return dotted(node), mode
+
+
+def _restored(call: ast.Call) -> str | None:
+    """``"restore"`` for ``.train(was_training)``: a mode chosen at run time, most often the one saved before an
+    ``eval()``; the module is no longer known to be in ``eval()`` after it."""
+    if isinstance(call.func, ast.Attribute) and call.func.attr == "train":
+        mode = argument(call, "mode", 0)
+        if mode is not None and not isinstance(mode, ast.Constant):
+            return "restore"
+    return None
 
 
 def _excused(

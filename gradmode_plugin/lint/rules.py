@@ -272,6 +272,64 @@ RULES: Final[tuple[Rule, ...]] = (
         ),
     ),
     Rule(
+        "GM502",
+        "no-grad-without-eval",
+        "an evaluation function runs a model under `no_grad`/`inference_mode` that nothing puts in `eval()`",
+        "`no_grad` turns gradients off, not training behaviour: dropout drops and batch norm normalises with (and "
+        "updates) batch statistics in every evaluation batch",
+        "`model.eval()` before the evaluation (and `model.train()` after it, where training goes on)",
+        "train_mode",
+        ("running_stats_updated",),
+        words=(
+            b"def evaluat",
+            b"def _evaluat",
+            b"def eval_model",
+            b"def eval_epoch",
+            b"def run_eval",
+            b"def validate(",
+            b"def validate_model",
+            b"def validate_epoch",
+            b"_validate(",
+            b"def validation(",
+            b"def valid(",
+            b"def val(",
+            b"def test(",
+            b"def test_model",
+            b"def predict",
+            b"def infer",
+            b"def run_test",
+        ),
+        family="loops",
+        messages=MappingProxyType(
+            {
+                "default": (
+                    "`{call}` runs under `no_grad` in `{function}`, but nothing puts `{module}` in `eval()` ({why}): "
+                    "dropout stays on and batch norm uses batch statistics; call `{module}.eval()` before evaluating "
+                    "(and `.train()` after, where training goes on)"
+                ),
+            }
+        ),
+    ),
+    Rule(
+        "GM503",
+        "training-resumed-in-eval",
+        "a training loop calls an evaluation that puts the model in `eval()`, and never puts it back in `train()`",
+        "after the first evaluation, training runs with dropout off and batch-norm statistics frozen",
+        "`model.train()` at the top of each training epoch or step (or at the end of the evaluation)",
+        None,
+        words=(b".eval",),
+        family="loops",
+        messages=MappingProxyType(
+            {
+                "default": (
+                    "`{call}` leaves `{module}` in `eval()` (line {line}), and the training loop (line {loop}) goes on "
+                    "without `{module}.train()`: from the second epoch on it trains with dropout off and batch-norm "
+                    "statistics frozen; call `{module}.train()` at the top of each epoch or step"
+                ),
+            }
+        ),
+    ),
+    Rule(
         "GM601",
         "volatile-variable",
         "`Variable(..., volatile=True)`",
@@ -383,7 +441,7 @@ RULES: Final[tuple[Rule, ...]] = (
 #: Codes that only cost a test's own memory when the bug is in a test (a graph recorded while a test evaluates a
 #: small model, a worker thread with gradients on): off in test files and test functions unless ``tests = true``.
 #: The rules whose bug changes results (dropout that trains, ``.train()`` in evaluation) apply in tests too.
-TEST_QUIET_CODES: Final[frozenset[str]] = frozenset({"GM501", "GM801"})
+TEST_QUIET_CODES: Final[frozenset[str]] = frozenset({"GM501", "GM502", "GM503", "GM801"})
 #: The code of a file that cannot be parsed.
 UNPARSABLE: Final = "GM999"
 

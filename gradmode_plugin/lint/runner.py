@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 from gradmode_plugin.lint.analysis import Finding, check_source
 from gradmode_plugin.lint.noqa import suppressed
+from gradmode_plugin.lint.parsing import check_syntax
 from gradmode_plugin.lint.rules import RULES_BY_CODE, UNPARSABLE
 from gradmode_plugin.lint.triggers import may_find
 
@@ -60,9 +61,12 @@ def _lint_files(
             result.unparsable.append((path, f"cannot be read: {err.strerror}"))
             continue
         findings = _undecodable(source, path)
-        if not findings and may_find(source):  # no rule's word in it: no finding, and parsing is most of the time
+        if not findings:
             try:
-                findings = check_source(source, path, eval_functions, tests)
+                if may_find(source):
+                    findings = check_source(source, path, eval_functions, tests)
+                else:  # no rule's word in it: no rule's finding, but a syntax error is one
+                    check_syntax(source, path)
             except SyntaxError as err:
                 findings = [_unparsable(path, err.lineno or 1, err.offset or 1, f"cannot be parsed: {err.msg}")]
             except RecursionError:

@@ -432,6 +432,7 @@ class Walk(abc.ABC):
         self.quiet_tests = not tests
         self.test_file = is_test_path(path)
         self._index: CallIndex | None = None
+        self._full_tree: ast.Module | None = None
         self.eval_functions = eval_functions
         self.imports = ImportTable()
         self.imports.bound_in(tree)
@@ -463,6 +464,7 @@ class Walk(abc.ABC):
             self._decide_params(scope)
             self._decide_threads(scope)
         self._decide_classes()
+        self._decide_loops()
         return sorted(set(self.findings))
 
     # -- what the families do where the walk finds their nodes, and decide at a scope's end ----------------------
@@ -482,6 +484,10 @@ class Walk(abc.ABC):
     @abc.abstractmethod
     def _mode_assignment(self, node: ast.Assign | ast.AnnAssign, name: str, value: ast.Call, scope: Scope) -> None:
         """modes.py: a call assigned to a name (``model = build().eval()``)."""
+
+    @abc.abstractmethod
+    def _mode_unpacked(self, node: ast.Assign, target: ast.Tuple, value: ast.Call, scope: Scope) -> None:
+        """modes.py: a call unpacked into names (``model, tokenizer = load_model()``)."""
 
     @abc.abstractmethod
     def _train_call(self, call: ast.Call, key: str, scope: Scope) -> None:
@@ -548,14 +554,24 @@ class Walk(abc.ABC):
     def _variable_call(self, call: ast.Call) -> None:
         """legacy.py: ``torch.autograd.Variable(...)``."""
 
+    @abc.abstractmethod
+    def _decide_loops(self) -> None:
+        """loops.py: evaluation without ``eval()`` (GM502), training resumed in ``eval()`` (GM503), once the whole
+        module is walked."""
+
     # -- calls within the module ---------------------------------------------------------------------------------
 
     def index(self) -> CallIndex:
         """The module's calls (the whole module, parsed again if only a part was), built once when asked."""
         if self._index is None:
-            tree = self.tree if self.whole else ast.parse(self.source, filename=self.path)
-            self._index = CallIndex(tree, self._grad_of)
+            self._index = CallIndex(self.full_tree(), self._grad_of)
         return self._index
+
+    def full_tree(self) -> ast.Module:
+        """The whole module's tree (parsed again, once, if only a part was)."""
+        if self._full_tree is None:
+            self._full_tree = self.tree if self.whole else ast.parse(self.source, filename=self.path)
+        return self._full_tree
 
     def _definition(self, scope: Scope) -> Def | None:
         node = scope.node
@@ -800,6 +816,8 @@ class Walk(abc.ABC):
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         scope = ctx.scope
         for target in targets:
+            if isinstance(target, ast.Tuple) and isinstance(value, ast.Call):
+                self._mode_unpacked(node, target, value, scope)  # `model, tokenizer = load()`
             if not isinstance(target, ast.Name):
                 continue
             name = target.id

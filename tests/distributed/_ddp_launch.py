@@ -76,8 +76,9 @@ def _kill(proc: subprocess.Popen[bytes]) -> None:
         proc.wait()
 
 
-def launch(out: Path, *args: str, timeout: float = TIMEOUT_S) -> DDPRun:
-    """Run ``_ddp_run.py --out OUT *args`` on 2 ranks; fail the test when they do not all end in time."""
+def launch(out: Path, *args: str, timeout: float = TIMEOUT_S, script: Path = SCRIPT) -> DDPRun:
+    """Run ``script --out OUT *args`` (``_ddp_run.py`` by default) on 2 ranks; fail the test when they do not all end
+    in time."""
     out.mkdir(parents=True, exist_ok=True)
     port = free_port()
     procs: list[subprocess.Popen[bytes]] = []
@@ -87,7 +88,7 @@ def launch(out: Path, *args: str, timeout: float = TIMEOUT_S) -> DDPRun:
             stdout = open(out / f"rank{rank}.stdout", "wb")  # noqa: SIM115 - closed below
             stderr = open(out / f"rank{rank}.stderr", "wb")  # noqa: SIM115 - closed below
             logs += [stdout, stderr]
-            cmd = [sys.executable, str(SCRIPT), "--out", str(out), *args]
+            cmd = [sys.executable, str(script), "--out", str(out), *args]
             procs.append(
                 subprocess.Popen(
                     cmd,

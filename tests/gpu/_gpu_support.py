@@ -38,6 +38,8 @@ def bf16_missing() -> str | None:
 REQUIRES_CUDA = pytest.mark.skipif(cuda_missing() is not None, reason=cuda_missing() or "")
 #: Skip without a CUDA device that computes in bf16.
 REQUIRES_BF16 = pytest.mark.skipif(bf16_missing() is not None, reason=bf16_missing() or "")
+#: Lightning's CUDA mixed precisions, each skipped where the GPU cannot compute in it.
+MIXED_PRECISIONS = ["16-mixed", pytest.param("bf16-mixed", marks=REQUIRES_BF16)]
 
 
 class GpuNet(ToyModule):

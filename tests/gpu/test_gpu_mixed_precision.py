@@ -17,7 +17,7 @@ from torch import nn
 
 from gradmode_plugin import GradModeGuard
 from tests.gpu._gpu_support import (
-    REQUIRES_BF16,
+    MIXED_PRECISIONS,
     REQUIRES_CUDA,
     GpuNet,
     make_gpu_trainer,
@@ -28,13 +28,7 @@ from tests.helpers.lightning import assert_same_weights
 
 pytestmark = [pytest.mark.gpu, REQUIRES_CUDA]
 
-PRECISIONS = [
-    "16-mixed",
-    pytest.param(
-        "bf16-mixed",
-        marks=REQUIRES_BF16,
-    ),
-]
+PRECISIONS = MIXED_PRECISIONS
 
 
 @pytest.fixture(autouse=True)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 from gradmode_plugin import EvaluationScope, evaluating
@@ -87,6 +88,32 @@ class AttentionNet(nn.Module):
 
 
 TOKENS = [torch.randn(2, 5, 8, generator=torch.Generator().manual_seed(i)) for i in range(3)]
+
+
+class Net(nn.Module):
+    """A body with BatchNorm and a head (``net.head``) whose dropout is planted by ``bug``: ``F.dropout(...,
+    training=True)`` in the user's own module, for wrapped models (frameworks' wrappers, Fabric, Accelerate)."""
+
+    def __init__(self, bug: bool = False) -> None:
+        super().__init__()
+        torch.manual_seed(0)
+        self.body = nn.Sequential(nn.Linear(8, 16), nn.BatchNorm1d(16), nn.ReLU())
+        self.head = Head(bug)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.body(x))
+
+
+class Head(nn.Module):
+    def __init__(self, bug: bool) -> None:
+        super().__init__()
+        self.bug = bug
+        self.drop = nn.Dropout(0.5)
+        self.out = nn.Linear(16, 2)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = F.dropout(x, 0.5, training=True) if self.bug else self.drop(x)  # noqa: GM102 (the planted bug)
+        return self.out(x)
 
 
 T = TypeVar("T")

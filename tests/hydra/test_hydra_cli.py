@@ -64,6 +64,13 @@ def test_no_argument_run(train_cli: TrainCli, tmp_path: Path) -> None:
     assert all(report["counts"][stage] == dict.fromkeys(KINDS, 0) for stage in report["counts"])
     # The guard's per-stage counts reach the CSV logger too (the app's callbacks=default sets log_metrics).
     assert "gradmode/validation/violations" in (run_dir / "csv/version_0/metrics.csv").read_text()
+    # Each Lightning line printed once (by Hydra's handler, not also by Lightning's own), the guard's line once per
+    # fit/validate/test/predict, and the last epoch shown as the second of two.
+    both = proc.stdout + proc.stderr
+    assert both.count("GPU available:") == 1 and both.count("`Trainer.fit` stopped: `max_epochs=2` reached.") == 1
+    for entry in ("fit", "validate", "test", "predict"):
+        assert both.count(f"gradmode: {entry} checked ") == 1, entry
+    assert "Epoch 2/2" in both and "Epoch 1/1" not in both
     # "About two minutes on 2 CPU cores" (generous here: the test machine may be shared).
     assert elapsed < 240
 

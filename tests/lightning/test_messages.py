@@ -16,6 +16,7 @@ from torch import nn
 
 from gradmode_plugin import GradModeGuard, GradModeViolation, evaluating
 from tests.helpers.lightning import ToyModule, make_loader
+from tests.helpers.process import run_process, this_checkout
 
 THIS_FILE = __file__
 
@@ -100,6 +101,91 @@ def test_a_step_that_fetches_its_batches_counts_them_and_an_empty_stage_says_0(
         "gradmode: validate checked validation 0 batch(es): 0 violation(s)",
         "gradmode: fit checked validation 0 batch(es): 0 violation(s)",
     ]
+
+#: A user's plain script, logging left as Python starts it: fit, then validate, with the guard in the callbacks or
+#: from ``GRADMODE_GUARD``.
+PLAIN_SCRIPT = """
+import sys, importlib
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+pl = importlib.import_module(sys.argv[1])
+
+class Model(pl.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(4, 4), nn.BatchNorm1d(4), nn.Dropout(), nn.Linear(4, 2))
+    def training_step(self, batch, batch_idx):
+        return nn.functional.cross_entropy(self.net(batch[0]), batch[1])
+    def validation_step(self, batch, batch_idx):
+        self.log("val_loss", nn.functional.cross_entropy(self.net(batch[0]), batch[1]))
+    def configure_optimizers(self):
+        return torch.optim.SGD(self.parameters(), lr=0.1)
+
+loader = DataLoader(TensorDataset(torch.randn(16, 4), torch.randint(0, 2, (16,))), batch_size=4)
+callbacks = [] if sys.argv[2] == "environment" else [importlib.import_module("gradmode_plugin").GradModeGuard()]
+trainer = pl.Trainer(callbacks=callbacks, max_epochs=1, limit_train_batches=2, limit_val_batches=2, logger=False,
+                     enable_checkpointing=False, enable_progress_bar=False, enable_model_summary=False)
+model = Model()
+trainer.fit(model, loader, loader)
+trainer.validate(model, loader)
+"""
+
+
+@pytest.mark.slow  # a child process
+@pytest.mark.parametrize(
+    ("namespace", "way"), [("lightning.pytorch", "callback"), ("pytorch_lightning", "environment")]
+)
+def test_a_clean_run_says_so_where_lightnings_own_lines_show(tmp_path: Any, namespace: str, way: str) -> None:
+    """Logging left as Python starts it (no handler configured): the guard's line for each stage shows once, on
+    the stream Lightning's own rank-zero INFO lines show on."""
+    env = {**this_checkout(), "GRADMODE_GUARD": "raise" if way == "environment" else "0"}
+    proc = run_process([sys.executable, "-c", PLAIN_SCRIPT, namespace, way], cwd=tmp_path, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "GPU available:" in proc.stderr and "GPU available:" not in proc.stdout, proc.stderr
+    lines = [line for line in (proc.stdout + proc.stderr).splitlines() if line.startswith("gradmode:")]
+    assert lines == [
+        "gradmode: fit checked sanity_check 2 batch(es), validation 2 batch(es): 0 violation(s)",
+        "gradmode: validate checked validation 2 batch(es): 0 violation(s)",
+    ], proc.stdout + proc.stderr
+    assert all(line in proc.stderr.splitlines() for line in lines)
+
+
+#: A clean plain-PyTorch evaluation with logging as Python starts it, a marker on both streams, then the same after
+#: doing what the docstring of ``evaluating`` says to see what it checked.
+PLAIN_EVALUATION = """
+import logging, sys
+import torch
+from torch import nn
+from gradmode_plugin import evaluating
+model = nn.Sequential(nn.Linear(4, 4), nn.BatchNorm1d(4), nn.Dropout())
+for asked in (False, True):
+    if asked:
+        print("ASKED", flush=True)
+        print("ASKED", file=sys.stderr, flush=True)
+        logging.basicConfig(level=logging.INFO)
+    model.train()
+    with evaluating(model) as scope:
+        for i in range(2):
+            with scope.batch(i):
+                model(torch.randn(3, 4))
+    if asked:
+        print(scope.report.summary())
+"""
+
+
+@pytest.mark.slow  # a child process
+def test_evaluating_prints_nothing_unless_asked_as_its_docs_say(tmp_path: Any) -> None:
+    assert "logging.basicConfig(level=logging.INFO)" in (evaluating.__doc__ or "")
+    assert "scope.report.summary()" in (evaluating.__doc__ or "")
+    proc = run_process([sys.executable, "-c", PLAIN_EVALUATION], cwd=tmp_path, env=this_checkout())
+    assert proc.returncode == 0, proc.stderr
+    quiet_out, asked_out = proc.stdout.split("ASKED\n")
+    quiet_err, asked_err = proc.stderr.split("ASKED\n")
+    assert quiet_out == quiet_err == "", quiet_out + quiet_err
+    assert "INFO:gradmode_plugin:gradmode: evaluation runs under torch.no_grad" in asked_err
+    assert asked_out.startswith("evaluation: 1 run(s), 2 batch(es) under no_grad")
+    assert "violations: 0" in asked_out
 
 
 class Saliency(ToyModule):

@@ -25,12 +25,19 @@ def test_every_rule_names_a_runtime_kind_or_none() -> None:
 
 
 def test_rules_for_kind() -> None:
-    assert [rule.code for rule in rules_for_kind("train_mode")] == ["GM101", "GM102", "GM103", "GM104", "GM201"]
-    assert [rule.code for rule in rules_for_kind("running_stats_updated")] == ["GM201"]
+    assert [rule.code for rule in rules_for_kind("train_mode")] == [
+        "GM101",
+        "GM102",
+        "GM103",
+        "GM104",
+        "GM201",
+        "GM502",
+    ]
+    assert [rule.code for rule in rules_for_kind("running_stats_updated")] == ["GM201", "GM502"]
     assert [rule.code for rule in rules_for_kind("grad_enabled")] == ["GM302", "GM401"]
     assert {rule.code for rule in rules_for_kind("graph_built")} == {"GM301", "GM302", "GM303", "GM501", "GM801"}
     assert rules_for_kind("params_changed") == ()
-    assert {RULES_BY_CODE[code].kind for code in ("GM601", "GM701", "GM702", "GM703")} == {None}
+    assert {RULES_BY_CODE[code].kind for code in ("GM503", "GM601", "GM701", "GM702", "GM703")} == {None}
 
 
 def test_select_codes() -> None:

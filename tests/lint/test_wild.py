@@ -11,6 +11,35 @@ import pytest
 from tests.helpers.lint import LintRun, expected_findings, linted_tree, run_lint
 
 BUGS: dict[str, str] = {
+    # a loader that returns the model it put in eval() with its tokenizer; run with gradients on
+    "loader_tuple.py": """
+        import torch
+
+
+        def load_model(path):
+            model = torch.load(path)
+            model.eval()
+            return model, path
+
+
+        def main(path, x):
+            model, name = load_model(path)
+            return model(x).argmax()  # expect: GM501
+        """,
+    # the generate method puts the network in eval() for good: the class's other runs are in evaluation
+    "rollout_left_in_eval.py": """
+        import torch
+
+
+        class Agent:
+            @torch.no_grad()
+            def generate(self, x):
+                self.net.eval()
+                return self.net(x)
+
+            def rollout(self, x):
+                return self.net(x).sum()  # expect: GM501
+        """,
     "branches.py": """
         import torch
 
@@ -31,7 +60,7 @@ BUGS: dict[str, str] = {
         def phases(model, loaders):
             for phase in ("valid", "train"):
                 if phase == "valid":
-                    model.eval()
+                    model.eval()  # expect: GM503
                     for x in loaders[phase]:
                         out = model(x)  # expect: GM501
                 else:
@@ -349,6 +378,60 @@ BUGS: dict[str, str] = {
 }
 
 CORRECT: dict[str, str] = {
+    # the same loader, its model run under no_grad; a tuple whose other item is the one used
+    "loader_tuple_no_grad.py": """
+        import torch
+
+
+        def load_model(path):
+            model = torch.load(path)
+            model.eval()
+            return model, torch.nn.Linear(2, 2)
+
+
+        def main(path, x):
+            model, head = load_model(path)
+            with torch.no_grad():
+                features = model(x)
+            return head(features)
+        """,
+    # `train(was_training)` puts the mode back: the rollout is not run in evaluation
+    "rollout_restored.py": """
+        import torch
+
+
+        class Agent:
+            @torch.no_grad()
+            def generate(self, x):
+                was_training = self.net.training
+                self.net.eval()
+                out = self.net(x)
+                self.net.train(was_training)
+                return out
+
+            def rollout(self, x):
+                return self.net(x).sum()
+        """,
+    # attention in a custom autograd Function's backward: a backward pass, never evaluation
+    "autograd_backward_attention.py": """
+        import torch
+        import torch.nn.functional as F
+
+
+        class Recompute(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, q, k, v, p):
+                ctx.save_for_backward(q, k, v)
+                ctx.p = p
+                return F.scaled_dot_product_attention(q, k, v, dropout_p=0.0)
+
+            @staticmethod
+            def backward(ctx, grad):
+                q, k, v = ctx.saved_tensors
+                with torch.enable_grad():
+                    out = F.scaled_dot_product_attention(q, k, v, dropout_p=ctx.p)
+                return torch.autograd.grad(out, (q, k, v), grad) + (None,)
+        """,
     "frozen.py": """
         import copy
 

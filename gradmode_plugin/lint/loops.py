@@ -1,0 +1,380 @@
+"""The evaluation-loop rules, the other half of GM501: an evaluation that turns gradients off but never puts the model
+in ``eval()`` (GM502), and a training loop that goes on after an evaluation left the model in ``eval()`` (GM503).
+
+Both are decided once the whole module is walked, on the whole file's tree, and only on evidence the file shows:
+
+- GM502: a function named for evaluation (``evaluate``, ``validate``, ``test``, ``predict*``, ``infer*``, or a
+  configured name; not a framework's ``*_step``) runs a module under ``no_grad``/``inference_mode``; nothing in the file
+  puts a module of that name in ``eval()`` (or ``train(False)``), the function sets no mode at all, and the file shows
+  the module in training mode: it calls ``<name>.train()`` elsewhere, or builds it from a class and never sets its
+  mode. A module whose class, defined in the file, has no mode-dependent layer is left alone.
+- GM503: a loop that trains (``backward()`` or an optimizer's ``step()`` in its body) runs a module, and calls a
+  function of this file (or a method of its class) that puts that module in ``eval()`` and never back in training,
+  or puts it in ``eval()`` itself; and nothing in the loop puts anything back in training (no ``.train(`` call,
+  no call of a function of the file that makes one, no call named for training).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable, Iterator
+from typing import Final
+
+from gradmode_plugin.lint.grad import INFERENCE_FUNCTIONS
+from gradmode_plugin.lint.rules import RULES_BY_CODE
+from gradmode_plugin.lint.testcode import is_test_function
+from gradmode_plugin.lint.walk import FUNCTIONS, OFF, Walk, dotted, is_false, is_true, matches
+
+#: Names of evaluation functions (``fnmatch`` patterns, lower case, leading underscores dropped).
+EVALUATION_FUNCTIONS: Final = (
+    "evaluate",
+    "evaluate_*",
+    "*_evaluate",
+    "evaluation",
+    "eval_model",
+    "eval_epoch",
+    "run_eval",
+    "validate",
+    "validate_model",
+    "validate_epoch",
+    "*_validate",
+    "validation",
+    "valid",
+    "val",
+    "test",
+    "test_model",
+    "run_test",
+    *INFERENCE_FUNCTIONS,
+)
+#: Layers whose output does not depend on the training flag (the ``nn.`` name); a class of the file built only
+#: from these (and such classes) is mode-free.
+_MODE_FREE_LAYERS: Final = frozenset(
+    {
+        "Linear", "Bilinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
+        "ReLU", "LeakyReLU", "GELU", "SiLU", "ELU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "Softplus", "Mish",
+        "Identity", "Flatten", "Unflatten", "Sequential", "ModuleList", "ModuleDict", "Embedding", "LayerNorm",
+        "GroupNorm", "RMSNorm", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
+        "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool2d", "Upsample", "Parameter",
+        "PixelShuffle", "ZeroPad2d", "ConstantPad2d",
+    }
+)  # fmt: skip
+_MODE_WORDS: Final = re.compile(r"[Dd]ropout|BatchNorm|batch_norm|InstanceNorm|\.training\b|RNN|LSTM|GRU|Drop")
+_TRAINING_CALL: Final = re.compile(r"train", re.IGNORECASE)
+#: Words of a module path that say it holds models (``models.resnet``, ``unet``, ``arch``): a whole word of the
+#: path, not a part of one (``beam_search`` names no architecture).
+_MODEL_WORDS: Final = frozenset({"network", "networks", "arch", "archs", "architecture", "architectures", "modeling"})
+
+
+class LoopRules(Walk):
+    """Evaluation with gradients off and the model left training (GM502); training resumed in ``eval()``
+    (GM503)."""
+
+    def _decide_loops(self) -> None:
+        # GM502 needs an evaluation function; GM503 an `eval()` and a loop that trains (most model files have
+        # neither: the analysis walks the whole tree again)
+        trains = b"backward" in self.source or b".step(" in self.source
+        if (self.all_full and trains) or self._may_evaluate_without_eval():
+            _LoopAnalysis(self).run()
+
+    def _may_evaluate_without_eval(self) -> bool:
+        """Whether the file turns gradients off and defines a function named for evaluation (in the parsed part,
+        which holds every definition naming GM502's words)."""
+        if not any(word in self.source for word in (b"no_grad", b"inference_mode", b"evaluating")):
+            return False
+        for node in self.tree.body:
+            body = node.body if isinstance(node, ast.ClassDef) else [node]
+            if any(isinstance(item, FUNCTIONS) and is_evaluation_name(item.name, self.eval_functions) for item in body):
+                return True
+        return False
+
+
+class _LoopAnalysis:
+    """One file's evaluation and training loops, on its whole tree."""
+
+    def __init__(self, walk: Walk) -> None:
+        self.walk = walk
+        self.tree = walk.full_tree()
+        self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {
+            node.name: node for node in self.tree.body if isinstance(node, FUNCTIONS)
+        }
+        self.classes: dict[str, ast.ClassDef] = {
+            node.name: node for node in ast.walk(self.tree) if isinstance(node, ast.ClassDef)
+        }
+        #: name -> lines where a module of that name (last component: `model` for `self.model`) is set to a mode
+        self.eval_lines: dict[str, int] = {}
+        self.train_lines: dict[str, int] = {}
+        self.built: dict[str, tuple[int, str]] = {}  # name -> (line, class) of `name = Class(...)`
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                name = _last(node.func.value)
+                if name is None:
+                    continue
+                if node.func.attr == "eval" and not node.args:
+                    self.eval_lines.setdefault(name, node.lineno)
+                elif node.func.attr == "train":
+                    flag = node.args[0] if node.args else next((k.value for k in node.keywords), None)
+                    if flag is None or is_true(flag):
+                        self.train_lines.setdefault(name, node.lineno)
+                    else:  # train(False), or a mode chosen at run time: the file sets the mode itself
+                        self.eval_lines.setdefault(name, node.lineno)
+            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+                cls = _class_name(node.value.func)
+                if cls is not None and self._is_module_class(node.value.func, cls):
+                    for target in node.targets:
+                        name = _last(target)
+                        if name is not None:
+                            self.built.setdefault(name, (node.lineno, cls))
+
+    def _is_module_class(self, func: ast.expr, cls: str) -> bool:
+        """A class the file shows to be a module: defined here on a ``*Module`` base, or imported from a module
+        whose path names a model or a net (``from unet import UNet``, ``from models.resnet import ResNet``)."""
+        node = self.classes.get(cls)
+        if node is not None:
+            return any((dotted(base) or "").endswith("Module") for base in node.bases)
+        qualname = self.walk.imports.qualname(func) or ""
+        where = qualname.rpartition(".")[0].lower()
+        if where.startswith("torch"):
+            return False
+        return any(
+            word in _MODEL_WORDS or word.endswith(("net", "model", "models")) for word in re.split(r"[._]", where)
+        )
+
+    def run(self) -> None:
+        for owner, node in self._functions():
+            self._evaluation_without_eval(node)
+            self._training_resumed_in_eval(owner, node)
+
+    def _functions(self) -> Iterator[tuple[ast.ClassDef | None, ast.FunctionDef | ast.AsyncFunctionDef]]:
+        for node in self.tree.body:
+            if isinstance(node, FUNCTIONS):
+                yield None, node
+            elif isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    if isinstance(item, FUNCTIONS):
+                        yield node, item
+
+    # -- GM502 ---------------------------------------------------------------------------------------------------
+
+    def _is_evaluation(self, name: str) -> bool:
+        return is_evaluation_name(name, self.walk.eval_functions)
+
+    def _evaluation_without_eval(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        if not self._is_evaluation(node.name) or _sets_a_mode(node):
+            return
+        decorated = any(self._grad_off(d, True) for d in node.decorator_list)
+        for call in _calls_under_no_grad(node, self._grad_off, decorated):
+            key = dotted(call.func.value) if _is_forward(call.func) else dotted(call.func)
+            if key is None or key.startswith(("torch.", "F.", "np.")):
+                continue
+            name = key.rpartition(".")[2]
+            if name in self.eval_lines or name == "self":
+                continue
+            evidence = self._training_evidence(name)
+            if evidence is None:
+                continue
+            message = RULES_BY_CODE["GM502"].message(call=f"{key}(...)", module=key, function=node.name, why=evidence)
+            self.walk.report(call, "GM502", message)
+            return  # once per function
+
+    def _training_evidence(self, name: str) -> str | None:
+        """Why a module of this name is in training mode where the evaluation runs it, if the file shows it."""
+        if name in self.train_lines:
+            return f"`{name}.train()` at line {self.train_lines[name]} puts it in training mode"
+        if name in self.built:
+            line, cls = self.built[name]
+            if self._mode_free(cls, set()):
+                return None
+            return f"built at line {line} (`{cls}(...)`), a module starts in training mode"
+        return None
+
+    def _mode_free(self, cls: str, seen: set[str]) -> bool:
+        """Whether a class of this file has no layer that depends on the training flag (as far as it shows)."""
+        node = self.classes.get(cls)
+        if node is None or cls in seen:
+            return False
+        seen.add(cls)
+        if _MODE_WORDS.search(ast.unparse(node)):
+            return False
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Call):
+                called = _class_name(sub.func)
+                if called is None or called in _MODE_FREE_LAYERS or called == "super":
+                    continue
+                if not self._mode_free(called, seen):
+                    return False
+        return True
+
+    def _grad_off(self, node: ast.expr, as_decorator: bool = False) -> bool:
+        return self.walk._grad_of(node, as_decorator) == OFF or (dotted(_func(node)) or "").endswith("evaluating")
+
+    # -- GM503 ---------------------------------------------------------------------------------------------------
+
+    def _training_resumed_in_eval(
+        self, owner: ast.ClassDef | None, node: ast.FunctionDef | ast.AsyncFunctionDef
+    ) -> None:
+        if self._is_evaluation(node.name):
+            return
+        for loop in _loops(node):
+            calls = [sub for stmt in loop.body for sub in _own_walk(stmt) if isinstance(sub, ast.Call)]
+            if not any(_trains(call) for call in calls):
+                continue
+            run = {key for call in calls if (key := _forward_key(call)) is not None}
+            if not run or any(self._puts_back(call, owner) for call in calls):
+                continue
+            for call in calls:
+                found = self._leaves_in_eval(call, owner, run)
+                if found is not None:
+                    module, line = found
+                    message = RULES_BY_CODE["GM503"].message(
+                        call=_written_call(call), module=module, line=line, loop=loop.lineno
+                    )
+                    self.walk.report(call, "GM503", message)
+                    break
+
+    def _puts_back(self, call: ast.Call, owner: ast.ClassDef | None) -> bool:
+        """Whether a call in the loop may put a module back in training: ``.train(...)``, a call named for
+        training, or a function of the file that calls ``.train(``."""
+        name = dotted(call.func) or ""
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "train":
+            return True
+        if _TRAINING_CALL.search(name.rpartition(".")[2]):
+            return True
+        callee = self._callee(name, owner)
+        return callee is not None and _calls_train(callee)
+
+    def _leaves_in_eval(self, call: ast.Call, owner: ast.ClassDef | None, run: set[str]) -> tuple[str, int] | None:
+        """The module a call leaves in ``eval()`` and the line where, if it is one the loop runs."""
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "eval" and not call.args:
+            key = dotted(call.func.value)
+            return (key, call.lineno) if key in run else None
+        callee = self._callee(dotted(call.func) or "", owner)
+        if callee is None or _calls_train(callee):
+            return None
+        params = [a.arg for a in callee.args.args]
+        if params and params[0] == "self" and owner is not None:
+            params = params[1:]
+        for sub in ast.walk(callee):
+            if not (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr == "eval"):
+                continue
+            if sub.args:
+                continue
+            inner = dotted(sub.func.value)
+            if inner is None:
+                continue
+            if inner in params:  # `evaluate(model)`: the argument passed for it
+                index = params.index(inner)
+                passed = call.args[index] if index < len(call.args) else None
+                passed = next((k.value for k in call.keywords if k.arg == inner), passed)
+                key = dotted(passed) if passed is not None else None
+            else:
+                key = inner if inner.startswith("self.") else None
+            if key in run:
+                return key, sub.lineno
+        return None
+
+    def _callee(self, name: str, owner: ast.ClassDef | None) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        if name.startswith("self.") and name.count(".") == 1 and owner is not None:
+            return next((m for m in owner.body if isinstance(m, FUNCTIONS) and m.name == name[5:]), None)
+        return self.functions.get(name)
+
+
+# -- helpers ---------------------------------------------------------------------------------------------------------
+
+
+def is_evaluation_name(name: str, configured: tuple[str, ...] = ()) -> bool:
+    """Whether a function of this name evaluates (GM502): not a framework's step, whose framework sets the modes,
+    nor a test."""
+    plain = name.lstrip("_").lower()
+    if plain.endswith("_step") or is_test_function(name):
+        return False
+    return matches(plain, EVALUATION_FUNCTIONS) or matches(name, configured)
+
+
+def _func(node: ast.expr) -> ast.expr:
+    return node.func if isinstance(node, ast.Call) else node
+
+
+def _last(node: ast.expr) -> str | None:
+    key = dotted(node)
+    return key.rpartition(".")[2] if key is not None else None
+
+
+def _class_name(func: ast.expr) -> str | None:
+    """``Net`` for ``Net(...)``, ``Linear`` for ``nn.Linear(...)``: a name that starts with a capital."""
+    name = _last(func)
+    return name if name is not None and name[:1].isupper() else None
+
+
+def _is_forward(func: ast.expr) -> bool:
+    return isinstance(func, ast.Attribute) and func.attr == "forward"
+
+
+def _forward_key(call: ast.Call) -> str | None:
+    func = call.func
+    return dotted(func.value) if isinstance(func, ast.Attribute) and func.attr == "forward" else dotted(func)
+
+
+def _written_call(call: ast.Call) -> str:
+    return f"{ast.unparse(call.func)}(...)"
+
+
+def _sets_a_mode(node: ast.AST) -> bool:
+    return any(
+        isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr in ("eval", "train")
+        for sub in ast.walk(node)
+    )
+
+
+def _calls_train(node: ast.AST) -> bool:
+    return any(
+        isinstance(sub, ast.Call)
+        and isinstance(sub.func, ast.Attribute)
+        and sub.func.attr == "train"
+        and not (sub.args and is_false(sub.args[0]))
+        for sub in ast.walk(node)
+    )
+
+
+def _trains(call: ast.Call) -> bool:
+    """``loss.backward()``, ``optimizer.step()``, ``scaler.step(optimizer)``, ``accelerator.backward(loss)``."""
+    if not isinstance(call.func, ast.Attribute):
+        return False
+    if call.func.attr in ("backward", "manual_backward"):
+        return True
+    return call.func.attr == "step" and "opt" in ast.unparse(call).lower()
+
+
+def _own_walk(node: ast.AST) -> Iterator[ast.AST]:
+    """Every node under ``node``, less nested functions and classes."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(
+            child for child in ast.iter_child_nodes(current) if not isinstance(child, (*FUNCTIONS, ast.ClassDef))
+        )
+
+
+def _loops(node: ast.AST) -> Iterator[ast.For | ast.AsyncFor | ast.While]:
+    """The outermost loops of a function (the loop whose iterations run training and evaluation in turn)."""
+    for sub in _own_walk(node):
+        if isinstance(sub, (ast.For, ast.AsyncFor, ast.While)):
+            yield sub
+
+
+def _calls_under_no_grad(node: ast.AST, grad_off: Callable[[ast.expr], bool], decorated: bool) -> Iterator[ast.Call]:
+    """The calls of a function that run with gradients off by its own ``with`` blocks or decorator."""
+
+    def visit(current: ast.AST, off: bool) -> Iterator[ast.Call]:
+        for child in ast.iter_child_nodes(current):
+            if isinstance(child, (*FUNCTIONS, ast.ClassDef, ast.Lambda)):
+                continue
+            inner = off
+            if isinstance(child, (ast.With, ast.AsyncWith)):
+                inner = off or any(grad_off(item.context_expr) for item in child.items)
+            if inner and isinstance(child, ast.Call):
+                yield child
+            yield from visit(child, inner)
+
+    yield from visit(node, decorated)

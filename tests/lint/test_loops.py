@@ -1,0 +1,308 @@
+"""GM502 (an evaluation under ``no_grad`` that never puts the model in ``eval()``) and GM503 (a training loop that
+goes on after an evaluation left the model in ``eval()``): each bug shape found on its line (``# expect: CODE``),
+and the correct code that looks like it silent."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+import pytest
+
+from gradmode_plugin.lint.analysis import check_source
+
+BUGS: dict[str, str] = {
+    # the model trained in one function and evaluated in another under no_grad, never put in eval()
+    "trained_then_evaluated": """
+        import torch
+
+
+        def train(model, loader, optimizer):
+            model.train()
+            for x, y in loader:
+                optimizer.zero_grad()
+                model(x).sum().backward()
+                optimizer.step()
+
+
+        def evaluate(model, loader):
+            with torch.no_grad():
+                return [model(x) for x, _ in loader]  # expect: GM502
+        """,
+    # a prediction script: a U-Net built from its class, weights loaded, predicted under no_grad with batch norm
+    # in training mode
+    "prediction_script": """
+        import torch
+        from unet import UNet
+
+
+        def predict_img(net, image):
+            with torch.no_grad():
+                return net(image)  # expect: GM502
+
+
+        def main(path, image):
+            net = UNet(n_channels=3)
+            net.load_state_dict(torch.load(path))
+            return predict_img(net, image)
+        """,
+    # a method decorated with inference_mode, the attribute trained elsewhere in the class
+    "method": """
+        import torch
+
+
+        class Runner:
+            def fit(self, loader):
+                self.model.train()
+                for x in loader:
+                    self.model(x).sum().backward()
+
+            @torch.inference_mode()
+            def predict(self, x):
+                return self.model(x)  # expect: GM502
+        """,
+    # the evaluation puts the model in eval(); the training loop never puts it back
+    "not_restored": """
+        import torch
+
+
+        def evaluate(model, loader):
+            model.eval()
+            with torch.no_grad():
+                return sum(model(x).sum() for x in loader)
+
+
+        def fit(model, train_loader, valid_loader, optimizer, epochs):
+            model.train()
+            for epoch in range(epochs):
+                for x in train_loader:
+                    optimizer.zero_grad()
+                    model(x).sum().backward()
+                    optimizer.step()
+                evaluate(model, valid_loader)  # expect: GM503
+        """,
+    # the same with a method of the class, and with eval() inline in the loop
+    "not_restored_method": """
+        import torch
+
+
+        class Trainer:
+            def validate(self):
+                self.net.eval()
+                with torch.no_grad():
+                    return self.net(self.x)
+
+            def run(self):
+                for step in range(self.steps):
+                    self.net(self.x).sum().backward()
+                    self.optimizer.step()
+                    if step % 100 == 0:
+                        self.validate()  # expect: GM503
+
+
+        def loop(model, batches, optimizer):
+            for i, x in enumerate(batches):
+                model(x).sum().backward()
+                optimizer.step()
+                if i % 10 == 0:
+                    model.eval()  # expect: GM503
+                    with torch.no_grad():
+                        model(x)
+        """,
+}
+
+CORRECT: dict[str, str] = {
+    # eval() before the no_grad evaluation, in the function or by its caller in the file
+    "eval_set": """
+        import torch
+
+
+        def train(model, loader, optimizer):
+            model.train()
+            for x in loader:
+                model(x).sum().backward()
+
+
+        def evaluate(model, loader):
+            model.eval()
+            with torch.no_grad():
+                return [model(x) for x in loader]
+
+
+        def validate(model, loader):
+            with torch.no_grad():
+                return [model(x) for x in loader]
+
+
+        def main(model, loader, optimizer):
+            train(model, loader, optimizer)
+            model.eval()
+            validate(model, loader)
+        """,
+    # a model with no mode-dependent layer: eval() changes nothing
+    "mode_free": """
+        import torch
+        from torch import nn
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.body = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+
+            def forward(self, x):
+                return self.body(x)
+
+
+        def predict(model, x):
+            with torch.no_grad():
+                return model(x)
+
+
+        def main(x):
+            model = Net()
+            return predict(model, x)
+        """,
+    # what nothing shows to be a training module: a transform, a loss, a model loaded by a library in eval()
+    "not_a_module": """
+        import torch
+        from torchvision.transforms import Compose
+        from transformers import AutoModel
+
+
+        def predict(images):
+            transform = Compose([])
+            model = AutoModel.from_pretrained("x")
+            criterion = torch.nn.MSELoss()
+            with torch.no_grad():
+                return criterion(model(transform(images)), images)
+        """,
+    # a helper class from a module whose path only contains a model word inside another (`beam_search`)
+    "not_a_model_path": """
+        import torch
+        from seq2seq.inference.beam_search import SequenceGenerator
+
+
+        def evaluate(model, loader):
+            generator = SequenceGenerator(model=model)
+            with torch.no_grad():
+                return [generator(x) for x in loader]
+        """,
+    # a framework's step: the framework sets the modes
+    "lightning_step": """
+        import torch
+
+
+        class Model:
+            def training_step(self, batch, i):
+                self.net.train()
+                return self.net(batch).sum()
+
+            @torch.no_grad()
+            def validation_step(self, batch, i):
+                return self.net(batch)
+        """,
+    # train() at the top of each epoch, in the evaluation, or in a training helper called in the loop
+    "restored": """
+        import torch
+        import utils
+
+
+        def evaluate(model, loader):
+            model.eval()
+            with torch.no_grad():
+                return sum(model(x).sum() for x in loader)
+
+
+        def evaluate_and_restore(model, loader):
+            model.eval()
+            with torch.no_grad():
+                out = sum(model(x).sum() for x in loader)
+            model.train()
+            return out
+
+
+        def train_one_epoch(model, loader, optimizer):
+            model.train()
+            for x in loader:
+                model(x).sum().backward()
+                optimizer.step()
+
+
+        def fit(model, loader, optimizer, epochs):
+            for epoch in range(epochs):
+                model.train()
+                for x in loader:
+                    model(x).sum().backward()
+                    optimizer.step()
+                evaluate(model, loader)
+
+
+        def fit_restored(model, loader, optimizer, epochs):
+            for epoch in range(epochs):
+                for x in loader:
+                    model(x).sum().backward()
+                    optimizer.step()
+                evaluate_and_restore(model, loader)
+
+
+        def fit_with_helper(model, loader, optimizer, epochs):
+            for epoch in range(epochs):
+                train_one_epoch(model, loader, optimizer)
+                evaluate(model, loader)
+
+
+        def fit_reset_elsewhere(model, loader, optimizer, epochs):
+            for epoch in range(epochs):
+                utils.set_training_mode(model)
+                for x in loader:
+                    model(x).sum().backward()
+                    optimizer.step()
+                evaluate(model, loader)
+
+
+        def fit_ema(model, ema_model, loader, optimizer, epochs):
+            for epoch in range(epochs):
+                for x in loader:
+                    model(x).sum().backward()
+                    optimizer.step()
+                evaluate(ema_model, loader)
+        """,
+}
+
+
+def _expected(source: str) -> set[tuple[int, str]]:
+    return {
+        (number, match.group(1))
+        for number, line in enumerate(source.splitlines(), 1)
+        if (match := re.search(r"# expect: (GM\d{3})", line))
+    }
+
+
+def _found(source: str, path: str = "code.py") -> set[tuple[int, str]]:
+    return {(f.line, f.code) for f in check_source(source, path) if f.code in ("GM502", "GM503")}
+
+
+@pytest.mark.parametrize("name", sorted(BUGS))
+def test_each_bug_is_found_on_its_line(name: str) -> None:
+    source = textwrap.dedent(BUGS[name])
+    assert _found(source) == _expected(source)
+
+
+@pytest.mark.parametrize("name", sorted(CORRECT))
+def test_correct_look_alikes_stay_silent(name: str) -> None:
+    assert _found(textwrap.dedent(CORRECT[name])) == set()
+
+
+@pytest.mark.parametrize("name", ["trained_then_evaluated", "not_restored"])
+def test_quiet_in_test_code_by_default(name: str) -> None:
+    source = textwrap.dedent(BUGS[name])
+    assert _found(source, "tests/test_training.py") == set()
+    assert {(f.line, f.code) for f in check_source(source, "tests/test_training.py", tests=True)} >= _expected(source)
+
+
+def test_messages_name_the_module_and_the_evidence() -> None:
+    messages = [f.message for f in check_source(textwrap.dedent(BUGS["trained_then_evaluated"]), "code.py")]
+    assert any("`model.train()` at line" in m and "model.eval()" in m for m in messages), messages
+    messages = [f.message for f in check_source(textwrap.dedent(BUGS["not_restored"]), "code.py")]
+    assert any("leaves `model` in `eval()` (line 6)" in m and "model.train()" in m for m in messages), messages
