@@ -152,7 +152,7 @@ class CallKeys:
     it), whether it decomposes (a CompositeImplicitAutograd kernel: it reaches a dispatch mode whole only where
     autograd is off for its arguments) and whether view tracking has a kernel for it (a view or in-place operator)."""
 
-    __slots__ = ("autocast_through", "decomposes", "tracks_views")
+    __slots__ = ("autocast_through", "decomposes", "returns_fresh", "tracks_views")
 
     def __init__(self, op: Any) -> None:
         name = op.name()
@@ -160,6 +160,9 @@ class CallKeys:
             keys for key, keys in _AUTOCAST if not _C._dispatch_has_kernel_for_dispatch_key(name, key)
         )
         self.decomposes: bool = _C._dispatch_has_kernel_for_dispatch_key(name, "CompositeImplicitAutograd")
+        # A composite that returns views of its input (chunk, reshape, unbind) has them made by the handler's call;
+        # tracked there, its views would be tracked a second time on their way out of the mode.
+        self.returns_fresh = all(getattr(r, "alias_info", None) is None for r in op._schema.returns)
         self.tracks_views: bool = _C._dispatch_has_kernel_for_dispatch_key(name, "ADInplaceOrView")
 
 
@@ -172,7 +175,8 @@ def as_called(keys: CallKeys, call: Callable[[], Any]) -> Any:
     autocast, ``cross_entropy`` (no autocast kernel on CUDA) would compute its ``log_softmax`` in half precision
     instead of float32. Each key that the operator's way down leaves as its caller set it is put back as the caller
     set it (the thread's key sets when the operator entered the dispatcher: the Python TLS snapshot): autocast for
-    the devices the operator has no autocast kernel for; autograd and view tracking for an operator that decomposes;
+    the devices the operator has no autocast kernel for; autograd and view tracking for an operator that decomposes
+    (view tracking only where it returns fresh tensors: views it returns are tracked on their way out of the mode);
     view tracking under inference mode for one without a view-tracking kernel. The others stay excluded, as the
     operator's own kernels on its way down left them (autograd's and view tracking's, an autocast kernel's), or
     because their kernels already ran for this call (functorch, functionalization)."""
@@ -183,7 +187,7 @@ def as_called(keys: CallKeys, call: Callable[[], Any]) -> Any:
         if caller & autocast == _NO_KEYS:
             exclude = exclude - autocast
     if keys.decomposes:
-        passed = _AUTOGRAD | _AD_INPLACE_OR_VIEW
+        passed = _AUTOGRAD | _AD_INPLACE_OR_VIEW if keys.returns_fresh else _AUTOGRAD
         exclude = (exclude - passed) | (caller & passed)
     elif not keys.tracks_views and caller & _AUTOGRAD != _NO_KEYS:
         exclude = (exclude - _AD_INPLACE_OR_VIEW) | (caller & _AD_INPLACE_OR_VIEW)
