@@ -107,7 +107,7 @@ TorchDispatchMode: Final[type[Any]] = _dispatch_mode  # type: ignore[assignment]
 
 # csrc/utils/python_dispatch.cpp, c10/core/impl/LocalDispatchKeySet.h and aten/src/ATen/core/PythonFallbackKernel.cpp:
 # the thread's dispatch key sets, a guard that sets them, the key sets the thread had when an operator entered the
-# dispatcher (the Python TLS snapshot), and whether an operator has a composite (decomposing) kernel.
+# dispatcher (the Python TLS snapshot), and which kernels an operator has (composite, autocast, view tracking).
 _C = torch._C
 _require(
     all(
@@ -121,8 +121,7 @@ _require(
             "DispatchKeySet",
         )
     )
-    and hasattr(_C.DispatchKey, "Python")
-    and hasattr(_C.DispatchKey, "PythonTLSSnapshot"),
+    and all(hasattr(_C.DispatchKey, key) for key in ("ADInplaceOrView", "Python", "PythonTLSSnapshot")),
     "torch._C._ForceDispatchKeyGuard, _RestorePythonTLSSnapshot and the dispatch key set functions "
     "(csrc/utils/python_dispatch.cpp)",
 )
