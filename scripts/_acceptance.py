@@ -37,6 +37,7 @@ import zipfile
 from collections import Counter
 from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 from typing import Final
 from xml.etree import ElementTree
@@ -301,6 +302,18 @@ def make_venv(
         if not Path(where.stdout.strip()).is_relative_to(venv):
             raise SetupError(f"gradmode_plugin is not found in {venv}: {where.stdout.strip()} {where.stderr.strip()}")
     return purelib
+
+
+def pin_distributions(dest: Path) -> Path:
+    """Write ``name==version`` for every distribution of this environment but gradmode-plugin into ``dest``, as pip
+    constraints: pip may add packages to a new venv, never replace (shadow) torch, numpy, pytest or Lightning."""
+    pins = set()
+    for dist in metadata.distributions():
+        name = dist.metadata["Name"]
+        if name and name.lower().replace("_", "-") != "gradmode-plugin":
+            pins.add(f"{name}=={dist.version}")
+    dest.write_text("\n".join(sorted(pins, key=str.lower)) + "\n")
+    return dest
 
 
 def venv_environ(venv: Path, drop: Iterable[str] = ()) -> dict[str, str]:

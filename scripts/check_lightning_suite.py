@@ -53,7 +53,6 @@ import sysconfig
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 from typing import Any, Final
 from xml.etree import ElementTree
@@ -158,18 +157,6 @@ def source_state(project: Path) -> str:
     return f"commit {head.stdout.strip()}" + (f" + {changed} uncommitted file(s)" if changed else ", clean")
 
 
-def constraints(dest: Path) -> Path:
-    """``name==version`` for every distribution of this environment but gradmode-plugin: pip may add packages to the
-    new venv, never replace (shadow) torch, numpy, pytest or Lightning."""
-    pins = set()
-    for dist in metadata.distributions():
-        name = dist.metadata["Name"]
-        if name and name.lower().replace("_", "-") != "gradmode-plugin":
-            pins.add(f"{name}=={dist.version}")
-    dest.write_text("\n".join(sorted(pins, key=str.lower)) + "\n")
-    return dest
-
-
 @dataclass
 class Environment:
     venv: Path
@@ -191,12 +178,13 @@ class Environment:
 
 
 def make_environment(workdir: Path, wheel: Path, packages: dict[str, str]) -> Environment:
-    """The venv of both passes: the reused site-packages, ``packages`` (pinned around: see :func:`constraints`) and
-    the wheel; checked: gradmode-plugin and its two entry points come from the wheel, once each."""
+    """The venv of both passes: the reused site-packages, ``packages`` (pinned around, by
+    :func:`_acceptance.pin_distributions`) and the wheel; checked: gradmode-plugin and its two entry points come from
+    the wheel, once each."""
     logs = workdir / "logs"
     venv = workdir / "venv"
     reuse = acceptance.reused_site_packages(workdir / "reused-site-packages")
-    pins = constraints(workdir / "constraints.txt")
+    pins = acceptance.pin_distributions(workdir / "constraints.txt")
     acceptance.make_venv(venv, reuse, logs, list(packages.values()), wheel, constraints=pins)
     environment = Environment(venv)
 
