@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -24,6 +25,22 @@ _TRAIN = nn.Module.train
 _CALL = nn.Module.__call__
 _THREAD_START = threading.Thread.start
 _DISABLE_SAVED_TENSOR_HOOKS = torch.autograd.graph.disable_saved_tensors_hooks
+#: The fixtures that build this project's wheel and a venv with it, once per process.
+_PACKAGING_FIXTURES = frozenset({"wheel", "venv_python"})
+
+if "PYTEST_XDIST_WORKER" in os.environ:
+    # Under pytest-xdist (`-n auto`) every core runs a worker already: one torch thread each, and in the processes
+    # the tests start, instead of every worker's torch spreading over all the cores.
+    torch.set_num_threads(1)
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist with ``--dist loadgroup`` (the README's command), the tests that need the wheel and its venv
+    share one worker, which builds them once."""
+    for item in items:
+        if _PACKAGING_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.xdist_group("packaging"))
 
 
 @pytest.fixture

@@ -51,7 +51,7 @@ def test_the_readme_is_a_landing_page_with_every_way_in() -> None:
     assert len(text.splitlines()) < 250
     for command in (
         'python3 -m venv .venv && .venv/bin/pip install -e ".[dev]" && .venv/bin/gradmode-train',
-        'python3 -m venv .venv && .venv/bin/pip install -e ".[dev]" && .venv/bin/python -m pytest',
+        'python3 -m venv .venv && .venv/bin/pip install -e ".[dev]" && .venv/bin/python -m pytest -n auto',
     ):
         assert f"```bash\n{command}\n```" in text, f"the Quickstart command {command!r}"
     ways = re.findall(r"^\| the [\w ]+ \| (.+) \| .+ \| \[.+\]\((docs/[\w-]+\.md)\) \|$", text, re.MULTILINE)
