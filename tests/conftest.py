@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import torch
 import torch.nn.functional as F
+from filelock import FileLock
 from torch import nn
 from torch.utils.data import DataLoader
 
@@ -25,22 +26,11 @@ _TRAIN = nn.Module.train
 _CALL = nn.Module.__call__
 _THREAD_START = threading.Thread.start
 _DISABLE_SAVED_TENSOR_HOOKS = torch.autograd.graph.disable_saved_tensors_hooks
-#: The fixtures that build this project's wheel and a venv with it, once per process.
-_PACKAGING_FIXTURES = frozenset({"wheel", "venv_python"})
-
 if "PYTEST_XDIST_WORKER" in os.environ:
     # Under pytest-xdist (`-n auto`) every core runs a worker already: one torch thread each, and in the processes
     # the tests start, instead of every worker's torch spreading over all the cores.
     torch.set_num_threads(1)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under pytest-xdist with ``--dist loadgroup`` (the README's command), the tests that need the wheel and its venv
-    share one worker, which builds them once."""
-    for item in items:
-        if _PACKAGING_FIXTURES & set(getattr(item, "fixturenames", ())):
-            item.add_marker(pytest.mark.xdist_group("packaging"))
 
 
 @pytest.fixture
@@ -53,17 +43,31 @@ def make_trainer(tmp_path: Any) -> Callable[..., Any]:
     return lambda **kwargs: quiet_trainer(tmp_path, **kwargs)
 
 
+def _once_per_run(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], Path]) -> Path:
+    """``make(folder)`` once per test run, in a folder ``name`` shared by every pytest-xdist worker (the first makes
+    it, under a file lock; the others wait and reuse it); returns what it returned."""
+    root = tmp_path_factory.getbasetemp()
+    if "PYTEST_XDIST_WORKER" in os.environ:
+        root = root.parent  # the run's base folder, above each worker's own
+    folder = root / name
+    made = root / f"{name}.made"
+    with FileLock(str(root / f"{name}.lock")):
+        if not made.is_file():
+            folder.mkdir(exist_ok=True)
+            made.write_text(str(make(folder)))
+    return Path(made.read_text())
+
+
 @pytest.fixture(scope="session")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A wheel of this repository, built once per session."""
-    tmp = tmp_path_factory.mktemp("wheel")
-    return build_wheel(tmp / "dist", tmp)
+    """A wheel of this repository, built once per run."""
+    return _once_per_run(tmp_path_factory, "wheel", lambda folder: build_wheel(folder / "dist", folder))
 
 
 @pytest.fixture(scope="session")
 def venv_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The python of a fresh virtual environment with the wheel installed, as a user's pip install would."""
-    return install_in_fresh_venv(wheel, tmp_path_factory.mktemp("venv"))
+    return _once_per_run(tmp_path_factory, "venv", lambda folder: install_in_fresh_venv(wheel, folder))
 
 
 @pytest.fixture(autouse=True)
