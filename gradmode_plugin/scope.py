@@ -425,6 +425,54 @@ class EvaluationScope:
             raise error.with_traceback(None) from error.__cause__
         return output
 
+    def next_batch(
+        self,
+        batch_idx: int,
+        step_code: CodeType | None,
+        *,
+        ends_one: bool,
+        before: Callable[[], None] | None = None,
+    ) -> None:
+        """For a framework that sees only where each batch begins (transformers' loop): the open batch ends, when
+        ``ends_one``, as :meth:`batch` ends it, and batch ``batch_idx`` begins as :meth:`batch` begins it, the step's
+        code being ``step_code``; ``before()`` runs in between, the new batch's index set (the framework's stage
+        begins at its first batch). The usual batch is decided inline, with the reads :meth:`run_step` makes."""
+        if ends_one:
+            flags = self._quick_end_flags
+            usual = (
+                flags is not None
+                and self._step_audit is None
+                and self._step_context is None
+                and self._pending is None
+                and not torch.is_grad_enabled()
+            )
+            if usual:
+                for module_flags in flags:  # type: ignore[union-attr]
+                    if module_flags["training"]:
+                        usual = False
+                        break
+            if not usual:
+                self.close_batch(None)
+        self.batch_idx = batch_idx
+        self.dataloader_idx = None
+        self.steps.step_code = step_code
+        if before is not None:
+            before()
+        if (
+            self._quick_start
+            and self._pending is None
+            and not torch.is_grad_enabled()
+            and torch.is_inference_mode_enabled() == self._inference
+            and None in self._audited
+        ):
+            self._batches += 1
+        else:
+            self._batch_context.__enter__()
+
+    def close_batch(self, exc: BaseException | None) -> None:
+        """End the batch :meth:`next_batch` began, as :meth:`batch` ends one (``exc``: the exception that ends it)."""
+        self._batch_context.__exit__(type(exc) if exc is not None else None, exc, None)
+
     def begin_batch(self, then: Callable[..., _T], batch: Any, batch_idx: int, dataloader_idx: int | None = None) -> _T:
         """A framework's batch begins: what is found from now on (its hooks included) belongs to it. Returns
         ``then(batch, batch_idx, dataloader_idx)``, the framework's own call made at that point (Lightning's

@@ -188,7 +188,8 @@ class _Stage:
         self.step_code = step_code
         scope.step_where = _location(step_code) if step_code is not None else None
         self.batches = 0
-        self._open: Any = None
+        #: Whether a batch is open (begun, not yet ended).
+        self._open = False
 
     def begin(self) -> None:
         """transformers' ``model.eval()`` has run: the stage's run begins, modules still training are reported."""
@@ -197,20 +198,18 @@ class _Stage:
             self.scope.modes_ready(EVAL_CALL)
 
     def next_batch(self) -> None:
-        self.close_batch(None)
         index = self.batches
         self.batches += 1
-        batch = self.scope.batch(index)
         # The step's frame (the user's prediction_step or compute_loss) is the step line of every finding.
-        self.scope.steps.step_code = self.step_code
-        self.begin()
-        batch.__enter__()
-        self._open = batch
+        ends_one, self._open = self._open, True
+        self.scope.next_batch(
+            index, self.step_code, ends_one=ends_one, before=None if self.scope.started else self.begin
+        )
 
     def close_batch(self, exc: BaseException | None) -> None:
-        batch, self._open = self._open, None
-        if batch is not None:
-            batch.__exit__(type(exc) if exc is not None else None, exc, None)
+        if self._open:
+            self._open = False
+            self.scope.close_batch(exc)
 
     def check_step_output(self) -> None:
         frame = internals.loop_frame()

@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from gradmode_plugin import GradModeViolation, HFGradModeGuard
-from tests.helpers.hf import BUGS, data_for, make_trainer, planted_lines
+from tests.helpers.hf import BUGS, data_for, make_trainer, model_for, planted_lines, without_timings
 
 #: How each path reaches evaluation, with the stage its findings name.
 PATHS: dict[str, tuple[dict[str, Any], str]] = {
@@ -83,3 +83,32 @@ def test_a_generating_seq2seq_predict_is_checked(tmp_path: Path) -> None:
     with pytest.raises(GradModeViolation) as info:
         trainer.predict(data_for("t5"))
     assert info.value.violation.batch_idx == 0 and planted_lines("functional_dropout")[1] in str(info.value)
+
+
+def test_a_module_put_in_training_by_its_flag_at_a_later_batch_is_caught_at_that_batch(tmp_path: Path) -> None:
+    # No train() call to hear, no dropout to see: only the modules' flags, read at the end of every batch (the
+    # usual batch's end is decided inline: that read must stay in it).
+    model = model_for("bert", "")
+    calls = []
+
+    def flip_at_the_third_call(module: Any, args: Any, kwargs: Any) -> None:
+        calls.append(1)
+        if len(calls) == 3:
+            module.classifier.training = True  # a flag set by hand, as some code does
+
+    model.register_forward_pre_hook(flip_at_the_third_call, with_kwargs=True)
+    trainer = make_trainer("bert", tmp_path, model=model, callbacks=[HFGradModeGuard()], per_device_eval_batch_size=1)
+    with pytest.raises(GradModeViolation) as info:
+        trainer.evaluate()
+    violation = info.value.violation
+    assert (violation.kind, violation.module, violation.batch_idx) == ("train_mode", "classifier", 2), str(info.value)
+    # The same model without the flip: silent, and evaluate() gives what it gives without the guard.
+    plain = make_trainer("bert", tmp_path / "plain", model=model_for("bert", ""), per_device_eval_batch_size=1)
+    guarded = make_trainer(
+        "bert",
+        tmp_path / "guarded",
+        model=model_for("bert", ""),
+        callbacks=[HFGradModeGuard()],
+        per_device_eval_batch_size=1,
+    )
+    assert without_timings(guarded.evaluate()) == without_timings(plain.evaluate())
