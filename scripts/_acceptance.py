@@ -35,7 +35,7 @@ import tempfile
 import time
 import zipfile
 from collections import Counter
-from collections.abc import Iterable, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -427,3 +427,17 @@ def close_workdir(workdir: Path, keep: bool) -> None:
         print(f"work directory kept: {workdir}")
     else:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def run_check(args: argparse.Namespace, prefix: str, check: Callable[[argparse.Namespace, Path], int]) -> int:
+    """``check(args, workdir)`` in the work directory ``args.workdir`` names (or a new one starting with ``prefix``):
+    its exit status, or 2 after a :class:`SetupError` (said as a progress line); the folder removed unless
+    ``args.keep``."""
+    workdir = open_workdir(args.workdir, prefix)
+    try:
+        status = check(args, workdir)
+    except SetupError as err:
+        progress(f"SETUP FAILED: {err}")
+        status = 2
+    close_workdir(workdir, args.keep)
+    return status

@@ -243,14 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="write the summary as JSON here")
     parser.add_argument("--project", type=Path, default=acceptance.PROJECT, help="the source tree of the wheel")
     args = parser.parse_args(argv)
-    work = acceptance.open_workdir(args.workdir, "gradmode-hf-example-")
-    try:
-        status = check(args, work)
-    except SetupError as err:
-        progress(f"SETUP FAILED: {err}")
-        status = 2
-    acceptance.close_workdir(work, args.keep)
-    return status
+    return acceptance.run_check(args, "gradmode-hf-example-", check)
 
 
 if __name__ == "__main__":

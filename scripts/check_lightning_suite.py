@@ -419,14 +419,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    workdir = acceptance.open_workdir(args.workdir, "gradmode-lightning-suite-")
-    try:
-        status = check(args, workdir)
-    except SetupError as err:
-        progress(f"SETUP FAILED: {err}")
-        status = 2
-    acceptance.close_workdir(workdir, args.keep)
-    return status
+    return acceptance.run_check(args, "gradmode-lightning-suite-", check)
 
 
 def check(args: argparse.Namespace, workdir: Path) -> int:
