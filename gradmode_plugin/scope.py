@@ -509,8 +509,9 @@ class EvaluationScope:
             raise error.with_traceback(None) from error.__cause__
 
     def _batch_start(self) -> None:
-        # run_step skips this and _batch_end for a batch with nothing to do, reading their conditions inline: a new
-        # reason for work here or there needs its read there too (held by tests/test_scope.py's run_step test).
+        # run_step and next_batch skip this and _batch_end for a batch with nothing to do, reading their conditions
+        # inline: a new reason for work here or there needs its read in both (held by tests/test_scope.py's run_step
+        # test and tests/hf/test_findings.py's later-batch test).
         self._batches += 1
         # Grad mode is read once here: found on, it is reported (not switched off: code that needs it keeps working);
         # off, the guard's inference mode is entered for the step where something outside it (a framework's fallback)
