@@ -34,6 +34,7 @@ def test_only_timings_may_differ_between_the_runs(tmp_path: Path) -> None:
     off_by_one_ulp = recipe.saved_metrics(_save(tmp_path / "other", math.nextafter(2.5, 3.0), 1.0))
     assert not recipe.same(plain, off_by_one_ulp)
     assert recipe.same({"x": [float("nan")]}, {"x": [float("nan")]})
+    assert not recipe.same({"x": 0.0}, {"x": -0.0})
     assert not recipe.same({"x": 1.0}, {"x": 1.0, "y": 2.0})
 
 
