@@ -16,13 +16,25 @@ from gradmode_plugin.lint.config import KEYS, TABLE, ConfigError, load_settings
 from gradmode_plugin.lint.files import SKIPPED_FOLDERS, python_files
 from gradmode_plugin.lint.output import FORMATS, render
 from gradmode_plugin.lint.rules import RULES, select_codes
-from gradmode_plugin.lint.runner import lint_files
+from gradmode_plugin.lint.runner import MIN_FILES_PER_JOB, lint_files, usable_cpus
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
 def _codes(value: str) -> list[str]:
     return [code for code in value.replace(" ", ",").split(",") if code]
+
+
+def _jobs(value: str) -> int:
+    if value == "auto":
+        return usable_cpus()
+    try:
+        jobs = int(value)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of processes: give a whole number >= 1 or auto")
+    return jobs
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -47,6 +59,15 @@ def _parser() -> argparse.ArgumentParser:
         "--tests",
         action="store_true",
         help="also check test code for GM501, GM502, GM503 and GM801 (off there by default)",
+    )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default="auto",
+        metavar="N",
+        help=f"check files on N processes at once, or auto: one per usable CPU (the default); at most one per "
+        f"{MIN_FILES_PER_JOB} files. The findings are the same whatever N is",
     )
     parser.add_argument("--list-rules", action="store_true", help="print the rules and exit")
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
@@ -76,7 +97,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if missing:
         parser.exit(EXIT_USAGE, f"gradmode-lint: error: no such file or folder: {', '.join(missing)}\n")
     files = python_files(paths, [*settings.exclude, *args.exclude], settings.root)
-    result = lint_files(files, codes, (*settings.eval_functions, *args.eval_functions), settings.tests or args.tests)
+    result = lint_files(
+        files, codes, (*settings.eval_functions, *args.eval_functions), settings.tests or args.tests, args.jobs
+    )
     sys.stdout.write(render(result.findings, args.format))
     for path, reason in result.unparsable:
         sys.stderr.write(f"gradmode-lint: {path}: skipped, {reason}\n")

@@ -1,4 +1,5 @@
-"""Check files: read, skip those that name nothing a rule looks for, parse, analyse, apply ``noqa``.
+"""Check files: read, skip those that name nothing a rule looks for, parse, analyse, apply ``noqa``; many files on
+several processes at once (``jobs``), with the same result, in the same order, as one process gives.
 
 Example:
     >>> result = lint_files([], frozenset({"GM101"}))
@@ -8,9 +9,15 @@ Example:
 
 from __future__ import annotations
 
+import concurrent.futures
 import dataclasses
 import gc
-from collections.abc import Iterable
+import multiprocessing
+import os
+import sys
+import threading
+from collections.abc import Iterable, Sequence
+from typing import Final
 
 from gradmode_plugin.lint.analysis import Finding, check_source
 from gradmode_plugin.lint.noqa import suppressed
@@ -29,10 +36,37 @@ class LintResult:
     unparsable: list[tuple[str, str]] = dataclasses.field(default_factory=list)
 
 
+#: Files each process is given at a time: enough that sending paths and findings costs nothing beside the parsing,
+#: few enough that the processes end together.
+CHUNK_FILES: Final = 32
+#: Fewer files than this per process are checked in this one. Forking two processes took about 30 ms on a 2-core
+#: machine, and 64 files of transformers' models took 0.24 s on two processes against 0.37 s on one; a process
+#: started afresh (spawn: macOS, Windows, another thread running) costs several times the fork.
+MIN_FILES_PER_JOB: Final = 50
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity where the platform tells it, else every CPU)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
 def lint_files(
-    paths: Iterable[str], codes: frozenset[str], eval_functions: tuple[str, ...] = (), tests: bool = False
+    paths: Iterable[str],
+    codes: frozenset[str],
+    eval_functions: tuple[str, ...] = (),
+    tests: bool = False,
+    jobs: int = 1,
 ) -> LintResult:
-    """Check every file in ``paths`` for the rules in ``codes``; ``tests``: also the rules quiet in test code."""
+    """Check every file in ``paths`` for the rules in ``codes``; ``tests``: also the rules quiet in test code;
+    ``jobs``: at most this many processes (one per ``MIN_FILES_PER_JOB`` files), each checking ``CHUNK_FILES`` files
+    at a time. The result does not depend on ``jobs``."""
+    if jobs > 1:
+        paths = list(paths)
+        jobs = min(jobs, len(paths) // MIN_FILES_PER_JOB)
+    if jobs > 1:
+        return _lint_in_processes(paths, codes, eval_functions, tests, jobs)
     # A syntax tree is millions of objects without cycles, freed with its file: the cycle collector would only
     # walk them again and again (a quarter of the parse time).
     enabled = gc.isenabled()
@@ -42,6 +76,29 @@ def lint_files(
     finally:
         if enabled:
             gc.enable()
+
+
+def _lint_chunk(args: tuple[Sequence[str], frozenset[str], tuple[str, ...], bool]) -> LintResult:
+    return lint_files(*args)
+
+
+def _lint_in_processes(
+    paths: Sequence[str], codes: frozenset[str], eval_functions: tuple[str, ...], tests: bool, jobs: int
+) -> LintResult:
+    # A fork copies this process as it is (no import again); with other threads running a fork may copy a held
+    # lock, so then, and where fork is not the platform's way, the processes start afresh.
+    method = "fork" if sys.platform.startswith("linux") and threading.active_count() == 1 else "spawn"
+    chunks = [
+        (paths[start : start + CHUNK_FILES], codes, eval_functions, tests)
+        for start in range(0, len(paths), CHUNK_FILES)
+    ]
+    result = LintResult()
+    with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method)) as pool:
+        for part in pool.map(_lint_chunk, chunks):  # in the order of the chunks, whichever process ends first
+            result.findings.extend(part.findings)
+            result.files += part.files
+            result.unparsable.extend(part.unparsable)
+    return result
 
 
 def _unparsable(path: str, line: int, col: int, reason: str) -> Finding:

@@ -23,4 +23,6 @@ def test_bench_lint_quick(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     figures = json.loads((tmp_path / "lint_speed.json").read_text())
-    assert figures["files"] == 1 and figures["findings"] == 1 and figures["files_per_s_best"] > 0
+    assert figures["files"] == 1 and figures["findings"] == 1 and figures["usable_cpus"] >= 1
+    for way in ("one_core", "jobs_auto"):
+        assert figures[way]["files_per_s_best"] > 0 and len(figures[way]["seconds"]) == 1
