@@ -10,7 +10,7 @@ import torch
 from torch.utils.data import DataLoader, Dataset, Subset
 
 from gradmode_plugin.example._lightning import pl
-from gradmode_plugin.example.errors import SetupError
+from gradmode_plugin.example.errors import LAYOUT, SetupError
 
 log = logging.getLogger(__name__)
 
@@ -19,11 +19,6 @@ IMAGENET_MEAN: Final[tuple[float, float, float]] = (0.485, 0.456, 0.406)
 IMAGENET_STD: Final[tuple[float, float, float]] = (0.229, 0.224, 0.225)
 #: Names accepted for the validation folder of a pre-split ImageFolder root.
 VAL_DIRS: Final[tuple[str, ...]] = ("val", "valid", "validation")
-#: The layout ImageFolderDataModule reads, as the error messages describe it.
-LAYOUT: Final[str] = (
-    "one sub-folder per class: root/<class>/*.png (e.g. root/cats/..., root/dogs/...), or root/train/<class>/... "
-    "and root/val/<class>/..."
-)
 
 
 def _loader(dataset: Dataset[Any], batch_size: int, num_workers: int, shuffle: bool) -> DataLoader[Any]:

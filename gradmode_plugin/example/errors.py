@@ -1,6 +1,15 @@
-"""The error the example raises for a mistake in a run's settings or files."""
+"""The error the example raises for a mistake in a run's settings or files, and the data layout its messages
+describe (standard library only: a mistake is told before torch and Lightning are imported)."""
 
 from __future__ import annotations
+
+from typing import Final
+
+#: The layout ImageFolderDataModule reads, as the error messages describe it.
+LAYOUT: Final[str] = (
+    "one sub-folder per class: root/<class>/*.png (e.g. root/cats/..., root/dogs/...), or root/train/<class>/... "
+    "and root/val/<class>/..."
+)
 
 
 class SetupError(ValueError):

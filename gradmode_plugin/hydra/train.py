@@ -145,8 +145,7 @@ def _missing_values(node: Any, prefix: str = "") -> Iterator[str]:
 def check_config(cfg: DictConfig) -> None:
     """Mistakes the composed config shows before anything is built: a value left unset (``???``), such as
     ``data.root`` of ``data=image_folder``, or a key the guard does not take (a ``+`` override adds any key)."""
-    from gradmode_plugin.example.data import LAYOUT
-    from gradmode_plugin.example.errors import SetupError
+    from gradmode_plugin.example.errors import LAYOUT, SetupError
 
     values = OmegaConf.to_container(cfg, resolve=False, throw_on_missing=False)
     missing = [key for key in _missing_values(values) if not key.startswith("hydra.")]
@@ -252,14 +251,15 @@ def _progress_bar(cfg: DictConfig) -> list[Any]:
 
 def build(cfg: DictConfig) -> Built:
     """The datamodule, model, callbacks, loggers and trainer of ``cfg``; the Lightning ones in the namespace of the
-    example model (``lightning.pytorch`` when installed, else ``pytorch_lightning``), whichever the config names."""
+    example model (``lightning.pytorch`` when installed, else ``pytorch_lightning``), whichever the config names. A
+    mistake the config shows is told before torch and Lightning are imported (in a second, not in ten)."""
+    check_config(cfg)
     from hydra.utils import instantiate
 
     from gradmode_plugin import GradModeGuard
     from gradmode_plugin.example._lightning import pl
 
     _one_handler_per_line()
-    check_config(cfg)
     log.info("Lightning: %s %s", pl.__name__, pl.__version__)
     if cfg.get("seed") is not None:
         pl.seed_everything(cfg.seed, workers=True)

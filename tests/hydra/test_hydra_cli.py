@@ -121,6 +121,30 @@ def test_a_mistake_in_the_settings_exits_2_in_a_few_lines(
         assert not (tmp_path / "outputs").exists(), "composing fails before a run folder is made"
 
 
+#: scripts/train.py, saying at exit which of torch and Lightning it imported.
+IMPORTS_AT_EXIT = (
+    "import atexit, runpy, sys\n"
+    "heavy = ('torch', 'lightning', 'pytorch_lightning')\n"
+    "atexit.register(lambda: print('imported:', [m for m in heavy if m in sys.modules], file=sys.stderr))\n"
+    "sys.argv[0] = {script!r}\nrunpy.run_path({script!r}, run_name='__main__')"
+)
+
+
+@pytest.mark.parametrize(
+    ("override", "told"),
+    [
+        ("+callbacks.gradmode.grad_mod=auto", "did you mean callbacks.gradmode.grad_mode?"),
+        ("data=image_folder", "data.root is not set: data=image_folder reads your images from there"),
+    ],
+)
+def test_a_mistake_the_config_shows_is_told_before_torch_is_imported(tmp_path: Path, override: str, told: str) -> None:
+    """The app checks the composed config first: a mistake there is told in about a second, not after the ten that
+    importing torch and Lightning takes."""
+    proc = run_process([sys.executable, "-c", IMPORTS_AT_EXIT.format(script=str(TRAIN_SCRIPT)), override], cwd=tmp_path)
+    assert proc.returncode == 2, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert told in proc.stderr and "imported: []" in proc.stderr, proc.stderr
+
+
 #: gradmode-train with a bug planted in the app itself: every run raises an error that is no mistake of the user's.
 WITH_A_BUG = (
     "import sys, gradmode_plugin.hydra.train as app\n"
