@@ -281,7 +281,7 @@ def bench_worst_case(args: argparse.Namespace) -> dict[str, Any]:
     trainers = {arm: trainer(args.device, cbs) for arm, cbs in callbacks.items()}
     wall, cpu = common.alternate(
         {arm: (lambda t=t: t.validate(model, dataloaders=loader, verbose=False)) for arm, t in trainers.items()},
-        rounds=args.rounds * work.rounds_factor,
+        rounds=args.rounds * (1 if args.quick else work.rounds_factor),  # a smoke run shows the figures, not decides
         warmup=args.warmup,
         device=args.device,
     )

@@ -64,9 +64,19 @@ class DDPRun:
             found += [f"rank {r.rank}: {e!r}" for e in TRANSPORT_ERRORS if e in text]
         return found
 
+    def scenario(self, name: str) -> DDPRun:
+        """What the ranks wrote for one scenario of ``_ddp_run.py``, beside the exit status and output of the whole
+        run."""
+        ranks = [dataclasses.replace(r, result=_read_json(self.out / name / f"rank{r.rank}.json")) for r in self.ranks]
+        return DDPRun(ranks=ranks, out=self.out / name)
+
     def rank_zero_report(self) -> dict[str, Any] | None:
         path = self.out / "report.json"
         return json.loads(path.read_text()) if path.exists() else None
+
+
+def _read_json(path: Path) -> dict[str, Any] | None:
+    return json.loads(path.read_text()) if path.exists() else None
 
 
 def _kill(proc: subprocess.Popen[bytes]) -> None:
@@ -120,7 +130,7 @@ def launch(out: Path, *args: str, timeout: float = TIMEOUT_S, script: Path = SCR
                 returncode=proc.returncode,
                 stdout=(out / f"rank{rank}.stdout").read_text(errors="replace"),
                 stderr=(out / f"rank{rank}.stderr").read_text(errors="replace"),
-                result=json.loads(result_file.read_text()) if result_file.exists() else None,
+                result=_read_json(result_file),
             )
         )
     run = DDPRun(ranks=ranks, out=out)

@@ -3,13 +3,15 @@
 The tests set ``MASTER_ADDR``, ``MASTER_PORT``, ``WORLD_SIZE``, ``NODE_RANK``, ``LOCAL_RANK`` and ``RANK``
 themselves; with ``LOCAL_RANK`` set, Lightning treats the processes as created externally and launches nothing.
 
-Each rank writes ``rank<N>.json`` into the output folder: ``{"outcome": "ok"}`` or the exception's type and
-message, and its own view of the guard's report. Rank zero alone writes ``report.json`` (the aggregated report)
-after a run that finished.
+A rank runs the scenarios it is given one after the other, each with a Trainer and a guard of its own, in the
+process group the first one set up (several scenarios share one start: importing Lightning is most of a rank's
+time). Into ``DIR/<scenario>/`` each rank writes ``rank<N>.json``: ``{"outcome": "ok"}`` or the exception's type and
+message, and its own view of the guard's report; rank zero alone writes ``report.json`` (the aggregated report)
+after a scenario that finished. A scenario that fails ends the rank (exit 1): the others after it do not run.
 
 Usage::
 
-    python _ddp_run.py --out DIR [--bug] [--policy raise|record] [--no-guard] [--fn fit|validate]
+    python _ddp_run.py --out DIR --scenarios clean,bug_record,...
 """
 
 from __future__ import annotations
@@ -84,24 +86,27 @@ def make_trainer(callbacks: list[Any], out: Path, **kwargs: Any) -> pl.Trainer:
     return pl.Trainer(**options)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--bug", action="store_true", help="rank 1 builds a graph in validation_step")
-    parser.add_argument("--policy", default="raise", choices=("raise", "warn", "record"))
-    parser.add_argument("--no-guard", action="store_true")
-    parser.add_argument("--fn", default="fit", choices=("fit", "validate"), help="what the trainer runs")
-    args = parser.parse_args()
+#: Each scenario: a bug planted on rank 1 or not, the guard's policy (None: no guard), what the trainer runs.
+SCENARIOS: dict[str, tuple[bool, str | None, str]] = {
+    "bug_without_guard": (True, None, "fit"),
+    "clean": (False, "raise", "fit"),
+    "bug_record": (True, "record", "fit"),
+    "bug_raise_fit": (True, "raise", "fit"),
+    "bug_raise_validate": (True, "raise", "validate"),
+}
 
-    rank = int(os.environ["RANK"])
+
+def run_scenario(name: str, out: Path, rank: int) -> bool:
+    """Run one scenario; write what this rank saw; whether it finished."""
+    bug, policy, fn = SCENARIOS[name]
+    out.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(0)
-    guard = GradModeGuard(on_violation=args.policy)
-    callbacks = [] if args.no_guard else [guard]
-    trainer = make_trainer(callbacks, args.out)
-    model = Net(bug=args.bug)
+    guard = GradModeGuard(on_violation=policy or "raise")
+    trainer = make_trainer([guard] if policy else [], out)
+    model = Net(bug=bug)
     result: dict[str, Any] = {"rank": rank, "global_rank": None, "world_size": None}
     try:
-        if args.fn == "fit":
+        if fn == "fit":
             trainer.fit(model, train_dataloaders=loader(), val_dataloaders=loader(seed=1))
         else:
             trainer.validate(model, dataloaders=loader(seed=1), verbose=False)
@@ -111,11 +116,26 @@ def main() -> int:
     result["global_rank"] = trainer.global_rank
     result["world_size"] = trainer.world_size
     result["report"] = guard.report.to_dict()
-    (args.out / f"rank{rank}.json").write_text(json.dumps(result, indent=2))
+    (out / f"rank{rank}.json").write_text(json.dumps(result, indent=2))
     if result["outcome"] == "ok" and trainer.is_global_zero:
-        (args.out / "report.json").write_text(json.dumps(guard.report.to_dict(), indent=2))
-    _leave_process_group(ok=result["outcome"] == "ok")
-    return 0 if result["outcome"] == "ok" else 1
+        (out / "report.json").write_text(json.dumps(guard.report.to_dict(), indent=2))
+    return result["outcome"] == "ok"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--scenarios", required=True, help=f"comma-separated, of: {', '.join(SCENARIOS)}")
+    args = parser.parse_args()
+
+    rank = int(os.environ["RANK"])
+    ok = True
+    for name in args.scenarios.split(","):
+        ok = run_scenario(name, args.out / name, rank)
+        if not ok:
+            break
+    _leave_process_group(ok=ok)
+    return 0 if ok else 1
 
 
 def _leave_process_group(ok: bool) -> None:

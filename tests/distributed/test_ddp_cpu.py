@@ -13,15 +13,20 @@ from tests.distributed._ddp_launch import TIMEOUT_S, DDPRun, launch
 pytestmark = pytest.mark.slow
 
 
+#: The scenarios that finish, run one after the other by one pair of ranks.
+FINISHING = ("bug_without_guard", "clean", "bug_record")
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> DDPRun:
+    """``_ddp_run.py`` on two ranks, running the scenarios that finish; ``.scenario(name)`` is what each wrote."""
+    return launch(tmp_path_factory.mktemp("ddp_finished"), "--scenarios", ",".join(FINISHING), timeout=TIMEOUT_S)
+
+
 @pytest.fixture
-def run_ddp(tmp_path: Path) -> Callable[..., DDPRun]:
-    """``run_ddp(*args)``: run ``_ddp_run.py`` on two ranks, each in its own folder under ``tmp_path``."""
-    counter = iter(range(100))
-
-    def factory(*args: str, timeout: float = TIMEOUT_S) -> DDPRun:
-        return launch(tmp_path / f"run{next(counter)}", *args, timeout=timeout)
-
-    return factory
+def run_ddp(tmp_path: Path) -> Callable[[str], DDPRun]:
+    """``run_ddp(scenario)``: ``_ddp_run.py`` on two ranks running a scenario that ends in an error, alone."""
+    return lambda name: launch(tmp_path, "--scenarios", name).scenario(name)
 
 
 def _assert_no_transport_error(run: DDPRun) -> None:
@@ -30,8 +35,8 @@ def _assert_no_transport_error(run: DDPRun) -> None:
 
 
 @pytest.mark.parametrize("fn", ["fit", "validate"])
-def test_violation_on_one_rank_raises_on_every_rank(run_ddp: Callable[..., DDPRun], fn: str) -> None:
-    run = run_ddp("--bug", "--policy", "raise", "--fn", fn)
+def test_violation_on_one_rank_raises_on_every_rank(run_ddp: Callable[[str], DDPRun], fn: str) -> None:
+    run = run_ddp(f"bug_raise_{fn}")
 
     _assert_no_transport_error(run)
     for r in run.ranks:
@@ -50,16 +55,23 @@ def test_violation_on_one_rank_raises_on_every_rank(run_ddp: Callable[..., DDPRu
     assert run.rank_zero_report() is None
 
 
-def test_buggy_run_without_the_guard_finishes(run_ddp: Callable[..., DDPRun]) -> None:
+def test_every_finishing_scenario_ran_and_the_ranks_exited_cleanly(finished: DDPRun) -> None:
+    _assert_no_transport_error(finished)
+    assert [r.returncode for r in finished.ranks] == [0, 0], finished.describe()
+    for name in FINISHING:
+        assert [r.outcome for r in finished.scenario(name).ranks] == ["ok", "ok"], (name, finished.describe())
+
+
+def test_buggy_run_without_the_guard_finishes(finished: DDPRun) -> None:
     """The planted bug is harmless to DDP itself: what stops the run above is the guard."""
-    run = run_ddp("--bug", "--no-guard")
+    run = finished.scenario("bug_without_guard")
 
     _assert_no_transport_error(run)
     assert [r.outcome for r in run.ranks] == ["ok", "ok"], run.describe()
 
 
-def test_same_run_without_the_bug_finishes(run_ddp: Callable[..., DDPRun]) -> None:
-    run = run_ddp("--policy", "raise")
+def test_same_run_without_the_bug_finishes(finished: DDPRun) -> None:
+    run = finished.scenario("clean")
 
     _assert_no_transport_error(run)
     for r in run.ranks:
@@ -77,8 +89,8 @@ def test_same_run_without_the_bug_finishes(run_ddp: Callable[..., DDPRun]) -> No
     assert sorted(p.name for p in run.out.glob("report*.json")) == ["report.json"]
 
 
-def test_record_policy_rank_zero_report_shows_rank_one(run_ddp: Callable[..., DDPRun]) -> None:
-    run = run_ddp("--bug", "--policy", "record")
+def test_record_policy_rank_zero_report_shows_rank_one(finished: DDPRun) -> None:
+    run = finished.scenario("bug_record")
 
     _assert_no_transport_error(run)
     for r in run.ranks:
