@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # the names below, for type checkers (explicit re-exports)
 
 __version__ = "0.2.0"
 
+
 def _exports() -> dict[str, str]:
     """Public name -> the module that defines it, read from the ``TYPE_CHECKING`` imports above: the one list of the
     public names (type checkers read the same lines)."""

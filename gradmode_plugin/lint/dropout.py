@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 
 from gradmode_plugin.lint import names
+from gradmode_plugin.lint.calls import Def
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.walk import (
     FUNCTIONS,
@@ -42,13 +43,8 @@ class DropoutRules(Walk):
         if qualname in names.DROPOUT_FUNCTIONAL:
             self._functional_dropout(call, qualname, ctx)
         elif qualname in names.DROPOUT_TORCH:
-            train = argument(call, "train", 2)
-            if is_true(train):
-                self.report(
-                    call,
-                    "GM103",
-                    RULES_BY_CODE["GM103"].message(call=written(call.func)),
-                )
+            if is_true(argument(call, "train", 2)):
+                ctx.scope.maybe_zero_dropouts.append((call, written(call.func), "GM103"))
         else:
             value = argument(call, "dropout_p", 4)
             if value is not None:
@@ -59,7 +55,7 @@ class DropoutRules(Walk):
         short = written(call.func)
         if training is None:
             if qualname in names.DROPOUT_TRAINING_DEFAULT_TRUE and not _splat(call):
-                ctx.scope.default_dropouts.append((call, short))
+                ctx.scope.maybe_zero_dropouts.append((call, short, "GM101"))
         elif (
             isinstance(training, ast.Attribute)
             and ctx.cls is None
@@ -68,7 +64,7 @@ class DropoutRules(Walk):
         ):
             ctx.scope.init_training_dropouts.append((call, short, training))
         elif is_true(training):
-            self._dropout_true(call, short)
+            ctx.scope.maybe_zero_dropouts.append((call, short, "GM102"))
         elif isinstance(training, ast.Name):
             ctx.scope.pending_dropouts.append((call, short, training))
 
@@ -99,13 +95,9 @@ class DropoutRules(Walk):
         for call, short, name in scope.pending_dropouts:
             if self._constant_true(name.id, scope):
                 self._dropout_true(call, short)
-        for call, short in scope.default_dropouts:
+        for call, short, code in scope.maybe_zero_dropouts:
             if not self._zero_in_evaluation(argument(call, "p", 1), scope):
-                self.report(
-                    call,
-                    "GM101",
-                    RULES_BY_CODE["GM101"].message(call=short),
-                )
+                self.report(call, code, RULES_BY_CODE[code].message(call=short))
         for call, short, training in scope.init_training_dropouts:
             init = scope.cls.init_training[dotted(training) or ""] if scope.cls else None
             self.report(
@@ -144,7 +136,7 @@ class DropoutRules(Walk):
         for caller, _, call in self.index().callers(definition):
             if call is None:
                 continue
-            passed = next((kw.value for kw in call.keywords if kw.arg == p.id), None)
+            passed = _passed(call, definition, p.id)
             if passed is None or _is_zero(passed):
                 continue
             if (
@@ -227,6 +219,27 @@ def _zero_in_test(test: ast.expr, cls: ClassScope | None, depth: int, negated: b
         if value is not None:
             found |= _zero_in_test(value, cls, depth + 1, negated)
     return frozenset(found)
+
+
+def _passed(call: ast.Call, definition: Def, name: str) -> ast.expr | None:
+    """What a call passes for a parameter, by keyword or by position (a method called on an object is passed its
+    ``self``); ``None`` where it passes nothing for it, or nothing that can be read (``*args`` before it)."""
+    keyword = next((kw.value for kw in call.keywords if kw.arg == name), None)
+    if keyword is not None:
+        return keyword
+    args = definition.node.args
+    positional = [arg.arg for arg in (*args.posonlyargs, *args.args)]
+    if name not in positional:
+        return None
+    bound = definition.cls is not None and isinstance(call.func, ast.Attribute) and not _static(definition.node)
+    index = positional.index(name) - bound
+    if index < 0 or index >= len(call.args) or any(isinstance(arg, ast.Starred) for arg in call.args[: index + 1]):
+        return None
+    return call.args[index]
+
+
+def _static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
 
 
 def _splat(call: ast.Call) -> bool:

@@ -41,6 +41,10 @@ from gradmode_plugin.lint.walk import (
 FORWARD_METHODS: Final[frozenset[str]] = frozenset(
     {"encode", "decode", "inference", "infer", "encode_image", "encode_text"}
 )
+#: Lightning's evaluation steps: called by hand on a model (``model.predict_step(batch, i)``), outside a Trainer,
+#: they run its forward in the caller's grad mode (Lightning is not there to turn gradients off). ``self.*_step``
+#: is a module's own step calling another, run by Lightning.
+_STEPS_BY_HAND: Final = frozenset({"validation_step", "test_step", "predict_step"})
 #: Words in a function's name that say it trains (a frozen teacher or a perceptual loss may need gradients through
 #: a module in ``eval()``).
 _TRAINING_WORDS: Final = ("train", "loss", "fit", "backward", "optim", "update")
@@ -70,6 +74,36 @@ class ModeRules(Walk):
             scope.mode_calls.append((position, name, mode))
             if base is not None and base != name and not self.imports.is_import(base.partition(".")[0]):
                 scope.mode_calls.append((position, base, mode))
+
+    def _mode_attribute_assignment(
+        self, node: ast.Assign | ast.AnnAssign, target: ast.Attribute, value: ast.Call, scope: Scope
+    ) -> None:
+        func = value.func
+        if not (
+            self.all_full
+            and scope.cls is not None
+            and isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id == "self"
+            and (scope.cls.name, func.attr) in self._eval_returning_methods
+        ):
+            return
+        key = dotted(target)
+        if key is not None and key.startswith("self."):  # the class's own loader returns the module in `eval()`
+            scope.mode_calls.append(((node.lineno, node.col_offset), key, "eval"))
+
+    @functools.cached_property
+    def _eval_returning_methods(self) -> frozenset[tuple[str, str]]:
+        """(class, method) of the module's methods that put a module in ``eval()`` and return it."""
+        return frozenset(
+            (cls.name, node.name)
+            for cls in self.tree.body
+            if isinstance(cls, ast.ClassDef)
+            for node in cls.body
+            if isinstance(node, FUNCTIONS)
+            and self.lines.eval_in_lines(node.lineno, node.end_lineno or node.lineno)
+            and returns_eval(node)
+        )
 
     def _mode_unpacked(self, node: ast.Assign, target: ast.Tuple, value: ast.Call, scope: Scope) -> None:
         if not (self.all_full and isinstance(value.func, ast.Name)):
@@ -147,11 +181,12 @@ class ModeRules(Walk):
                 key = self._forward_of(call.func, scope.cls)
             if key is None or self._frozen(key, scope):
                 continue
-            last = _last_mode(modes, key, position)
+            reaching = [m for m in modes if not _exclusive(scope.mode_paths.get(m[0], ()), path)]
+            last = _last_mode(reaching, key, position)
             if last is None or last[1] != "eval" or (key, last[0], path) in reported:
                 continue
             until = min(
-                (at for at, other, mode in modes if other == key and at > last[0] and mode == "train"), default=None
+                (at for at, other, mode in reaching if other == key and at > last[0] and mode == "train"), default=None
             )
             if _excused(path, last[0], until, scope.grad_paths):
                 continue
@@ -218,6 +253,8 @@ class ModeRules(Walk):
         the calling class's own (a wrapper's ``decode`` calling its wrapped model's)."""
         if isinstance(func, ast.Attribute):
             if func.attr == "forward":
+                return dotted(func.value)
+            if func.attr in _STEPS_BY_HAND and not (isinstance(func.value, ast.Name) and func.value.id == "self"):
                 return dotted(func.value)
             if func.attr in FORWARD_METHODS and self.all_full:
                 own = cls.name if cls is not None and isinstance(func.value, ast.Attribute) else None
@@ -561,6 +598,12 @@ def _last_mode(
         if other == key:
             last = (at, mode)
     return last
+
+
+def _exclusive(one: tuple[int, ...], other: tuple[int, ...]) -> bool:
+    """Whether two block paths are in different branches of one ``if`` (one runs, never both): a path holds an
+    ``if``'s line for its body and minus it for its ``else`` (an ``elif`` is an ``if`` in the ``else``)."""
+    return bool(one) and bool(other) and any(-step in other for step in one)
 
 
 def _in_eval(modes: list[tuple[tuple[int, int], str, str]], key: str, position: tuple[int, int]) -> bool:

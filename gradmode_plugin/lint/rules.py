@@ -264,9 +264,9 @@ RULES: Final[tuple[Rule, ...]] = (
                     "around this call"
                 ),
                 "class": (
-                    "`{call}(...)` runs with gradients on, and `{module}` is in evaluation: `{module}.eval()` in "
-                    "`{where}` (line {line}) does not turn them off; use `with torch.no_grad():` around it, or "
-                    "decorate `{method}` with `@torch.no_grad()`"
+                    "`{call}(...)` runs with gradients on, and `{module}` is in evaluation (put in `eval()` in "
+                    "`{where}`, line {line}): `eval()` does not turn them off; use `with torch.no_grad():` around it, "
+                    "or decorate `{method}` with `@torch.no_grad()`"
                 ),
             }
         ),

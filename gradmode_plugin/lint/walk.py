@@ -212,7 +212,6 @@ class Scope:
         "cls",
         "decorator_grad",
         "def_grad",
-        "default_dropouts",
         "deferred",
         "eval_name",
         "frozen",
@@ -224,7 +223,9 @@ class Scope:
         "leaf_tensors",
         "lightning",
         "loop_lines",
+        "maybe_zero_dropouts",
         "mode_calls",
+        "mode_paths",
         "model_calls",
         "name",
         "node",
@@ -267,13 +268,16 @@ class Scope:
         self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         #: (position, receiver, "eval" | "train") (modes.py)
         self.mode_calls: list[tuple[tuple[int, int], str, str]] = []
+        #: position of a mode call -> its block path (which branches of which `if` it is in)
+        self.mode_paths: dict[tuple[int, int], tuple[int, ...]] = {}
         self.train_calls: list[tuple[ast.Call, str]] = []
         #: (call, grad mode there, block path): every call that may run a module's forward (modes.py)
         self.model_calls: list[tuple[ast.Call, int, tuple[int, ...]]] = []
         self.sdpa_calls: list[tuple[ast.Call, ast.expr, bool]] = []
         self.pending_dropouts: list[tuple[ast.Call, str, ast.Name]] = []
-        #: dropouts whose `training` defaults to True, decided at the end: their `p` may be 0 in evaluation
-        self.default_dropouts: list[tuple[ast.Call, str]] = []
+        #: (call, as written, code): dropouts that train in evaluation (`training` True by default or as written,
+        #: `torch.dropout(x, p, True)`) unless their `p` is 0 there, decided at the end
+        self.maybe_zero_dropouts: list[tuple[ast.Call, str, str]] = []
         #: dropouts with `training=self.x`, `self.x` set from `self.training` in `__init__`
         self.init_training_dropouts: list[tuple[ast.Call, str, ast.expr]] = []
         #: `torch.set_grad_enabled(...)` statements (grad.py)
@@ -486,6 +490,12 @@ class Walk(abc.ABC):
         """modes.py: a call assigned to a name (``model = build().eval()``)."""
 
     @abc.abstractmethod
+    def _mode_attribute_assignment(
+        self, node: ast.Assign | ast.AnnAssign, target: ast.Attribute, value: ast.Call, scope: Scope
+    ) -> None:
+        """modes.py: a call assigned to an attribute (``self.model = self._load(path)``)."""
+
+    @abc.abstractmethod
     def _mode_unpacked(self, node: ast.Assign, target: ast.Tuple, value: ast.Call, scope: Scope) -> None:
         """modes.py: a call unpacked into names (``model, tokenizer = load_model()``)."""
 
@@ -684,7 +694,10 @@ class Walk(abc.ABC):
                 ctx.scope.set_grad_statements.append(call)
                 if call.args and isinstance(call.args[0], ast.Constant) and call.args[0].value is False:
                     ctx.scope.grad_off_statement = True
+            before = len(ctx.scope.mode_calls)
             self._mode_statement(node, call, ctx.scope)
+            if len(ctx.scope.mode_calls) > before:
+                ctx.scope.mode_paths[(node.lineno, node.col_offset)] = ctx.path
         return True
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, ctx: Ctx, stack: Stack) -> bool:
@@ -815,9 +828,12 @@ class Walk(abc.ABC):
         self._record_assignment(node, ctx)
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         scope = ctx.scope
+        before = len(scope.mode_calls)
         for target in targets:
             if isinstance(target, ast.Tuple) and isinstance(value, ast.Call):
                 self._mode_unpacked(node, target, value, scope)  # `model, tokenizer = load()`
+            if isinstance(target, ast.Attribute) and isinstance(value, ast.Call):
+                self._mode_attribute_assignment(node, target, value, scope)  # `self.model = self._load(path)`
             if not isinstance(target, ast.Name):
                 continue
             name = target.id
@@ -827,6 +843,8 @@ class Walk(abc.ABC):
                 self._mode_assignment(node, name, value, scope)
             if name in ctx.param_vars:
                 self._parameter_rebound(node, name, value, ctx)
+        if len(scope.mode_calls) > before:
+            scope.mode_paths[(node.lineno, node.col_offset)] = ctx.path
         return True
 
     # -- what an assignment or a statement says ------------------------------------------------------------------

@@ -102,6 +102,7 @@ def test_a_step_that_fetches_its_batches_counts_them_and_an_empty_stage_says_0(
         "gradmode: fit checked validation 0 batch(es): 0 violation(s)",
     ]
 
+
 #: A user's plain script, logging left as Python starts it: fit, then validate, with the guard in the callbacks or
 #: from ``GRADMODE_GUARD``.
 PLAIN_SCRIPT = """

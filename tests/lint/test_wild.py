@@ -26,6 +26,66 @@ BUGS: dict[str, str] = {
             model, name = load_model(path)
             return model(x).argmax()  # expect: GM501
         """,
+    # a dropout forced on, its probability 0 by default but passed by position: 0.1 where it is called
+    "dropout_passed_by_position.py": """
+        import torch
+        import torch.nn.functional as F
+
+
+        def attend(q, k, v, dropout_p=0.0):
+            attn = torch.softmax(q @ k.transpose(-2, -1), dim=-1)
+            attn = torch.dropout(attn, dropout_p, True)  # expect: GM103
+            return attn @ v
+
+
+        class Block(torch.nn.Module):
+            def mix(self, x, p=0.0):
+                return F.dropout(x, p, training=True)  # expect: GM102
+
+            @staticmethod
+            def noise(x, p=0.0):
+                return F.dropout(x, p, True)  # expect: GM102
+
+            def forward(self, q, k, v):
+                return self.noise(self.mix(attend(q, k, v, 0.1), 0.2), 0.3)
+        """,
+    # the class's own loader puts the model in eval(); stored on self and run by a public predict()
+    "stored_loader.py": """
+        import torch
+
+
+        class Predictor:
+            def __init__(self, path):
+                self.model = self._load(path)
+
+            def _load(self, path):
+                model = torch.load(path)
+                model.eval()
+                return model
+
+            def predict(self, x):
+                return self.model(x)  # expect: GM501
+        """,
+    # eval() in one branch, the model run after the branches meet: that branch's model runs with gradients on
+    "branch_then_join.py": """
+        import torch
+        from otherpkg import Extractor
+
+
+        def features(kind, path, x):
+            if kind == "mine":
+                model = torch.load(path)
+                model.eval()
+            else:
+                model = Extractor(path)
+            return model(x).argmax()  # expect: GM501
+        """,
+    # a Lightning step called by hand, outside a Trainer: nothing turns gradients off
+    "step_by_hand.py": """
+        def predict(model, loader):
+            model.eval()
+            return [model.predict_step(batch, i) for i, batch in enumerate(loader)]  # expect: GM501
+        """,
     # the generate method puts the network in eval() for good: the class's other runs are in evaluation
     "rollout_left_in_eval.py": """
         import torch
@@ -431,6 +491,106 @@ CORRECT: dict[str, str] = {
                 with torch.enable_grad():
                     out = F.scaled_dot_product_attention(q, k, v, dropout_p=ctx.p)
                 return torch.autograd.grad(out, (q, k, v), grad) + (None,)
+        """,
+    # SDPA's reference math copied by hand: `dropout_p` 0.0 by default, and no call sets it (or sets it to 0 by
+    # position)
+    "sdpa_reference.py": """
+        import math
+
+        import torch
+        import torch.nn.functional as F
+
+
+        def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False):
+            attn_weight = query @ key.transpose(-2, -1) / math.sqrt(query.size(-1))
+            attn_weight = torch.softmax(attn_weight, dim=-1)
+            attn_weight = torch.dropout(attn_weight, dropout_p, train=True)
+            return attn_weight @ value
+
+
+        class Attention(torch.nn.Module):
+            def mix(self, x, p=0.0):
+                return F.dropout(x, p, training=True)
+
+            def forward(self, q, k, v):
+                return self.mix(scaled_dot_product_attention(q, k, v), 0.0)
+        """,
+    # the same loader, its model run under no_grad, or trained by the class
+    "stored_loader_ok.py": """
+        import torch
+
+
+        class Predictor:
+            def __init__(self, path):
+                self.model = self._load(path)
+
+            def _load(self, path):
+                model = torch.load(path)
+                model.eval()
+                return model
+
+            @torch.no_grad()
+            def predict(self, x):
+                return self.model(x)
+
+
+        class FineTuner:
+            def __init__(self, path):
+                self.model = self._load(path)
+
+            def _load(self, path):
+                return torch.load(path).eval()
+
+            def fit(self, x):
+                self.model.train()
+                return self.model(x).sum().backward()
+
+            def score(self, x):
+                return self.model(x)
+        """,
+    # eval() in one branch, a model built in the other (another package's, its own grad mode) run there
+    "exclusive_branches.py": """
+        import torch
+        from otherpkg import Extractor
+
+
+        def features(kind, path, x):
+            if kind == "mine":
+                model = torch.load(path)
+                model.eval()
+                with torch.no_grad():
+                    out = model(x)
+            else:
+                model = Extractor(path)
+                out = model(x)
+            return out
+
+
+        def features_elif(kind, path, x):
+            if kind == "mine":
+                model = torch.load(path)
+                model.eval()
+            elif kind == "theirs":
+                model = Extractor(path)
+                return model(x)
+            return None
+        """,
+    # a step called by hand under no_grad; a module's step calling its own other step (Lightning runs both)
+    "step_by_hand_ok.py": """
+        import lightning.pytorch as pl
+        import torch
+
+
+        def predict(model, loader):
+            model.eval()
+            with torch.no_grad():
+                return [model.predict_step(batch, i) for i, batch in enumerate(loader)]
+
+
+        class Model(pl.LightningModule):
+            def test_step(self, batch, batch_idx):
+                self.eval()
+                return self.validation_step(batch, batch_idx)
         """,
     "frozen.py": """
         import copy
@@ -1000,7 +1160,9 @@ def test_tests_setting_checks_test_code_too(tmp_path: Path) -> None:
 def test_messages_say_where_the_mode_was_set(bugs: tuple[Path, LintRun]) -> None:
     _, run = bugs
     lines = {line.split(" ", 1)[0]: line for line in run.stdout.splitlines()}
-    assert "`self.vocoder.eval()` in `__init__` (line 12)" in lines["followed_in_class.py:15:16:"]
+    vocoder, model = lines["followed_in_class.py:15:16:"], lines["stored_loader.py:14:16:"]
+    assert "`self.vocoder` is in evaluation (put in `eval()` in `__init__`, line 12)" in vocoder
+    assert "`self.model` is in evaluation (put in `eval()` in `__init__`, line 6)" in model
     assert "runs `model(...)` in `evaluate` (line 11)" in lines["followed.py:22:12:"]
     assert (
         "computed from `self.training` in `__init__` (line 8), where it is always True"
