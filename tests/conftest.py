@@ -33,6 +33,23 @@ if "PYTEST_XDIST_WORKER" in os.environ:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist (``-n``), tests are handed to the workers one at a time as each finishes (its default
+    hands each a quarter of its share at the start, in collection order: one worker got the slow tests, the
+    other the quick ones, and the slow one ran alone at the end)."""
+    if getattr(config.option, "numprocesses", None) and getattr(config.option, "maxschedchunk", 0) is None:
+        config.option.maxschedchunk = 1
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist, the tests marked ``slow`` (each starts processes; together most of the suite's time) run
+    first, in their own order: the short in-process tests then fill the cores at the end, where a long test left
+    for last would run alone. Every worker collects and sorts alike, as pytest-xdist requires. In one process the
+    files' order stays."""
+    if "PYTEST_XDIST_WORKER" in os.environ:
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture
 def loader() -> DataLoader:
     return make_loader()
