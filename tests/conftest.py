@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 import torch
 import torch.nn.functional as F
-from filelock import FileLock
 from torch import nn
 from torch.utils.data import DataLoader
 
 from gradmode_plugin._state import live_scopes
 from tests.helpers.lightning import make_loader, quiet_trainer
+from tests.helpers.once import once_per_run
 from tests.helpers.packaging import build_wheel, install_in_fresh_venv
 
 _FUNCTIONAL = {name: getattr(F, name) for name in dir(F) if not name.startswith("_")}
@@ -60,31 +60,16 @@ def make_trainer(tmp_path: Any) -> Callable[..., Any]:
     return lambda **kwargs: quiet_trainer(tmp_path, **kwargs)
 
 
-def _once_per_run(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], Path]) -> Path:
-    """``make(folder)`` once per test run, in a folder ``name`` shared by every pytest-xdist worker (the first makes
-    it, under a file lock; the others wait and reuse it); returns what it returned."""
-    root = tmp_path_factory.getbasetemp()
-    if "PYTEST_XDIST_WORKER" in os.environ:
-        root = root.parent  # the run's base folder, above each worker's own
-    folder = root / name
-    made = root / f"{name}.made"
-    with FileLock(str(root / f"{name}.lock")):
-        if not made.is_file():
-            folder.mkdir(exist_ok=True)
-            made.write_text(str(make(folder)))
-    return Path(made.read_text())
-
-
 @pytest.fixture(scope="session")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A wheel of this repository, built once per run."""
-    return _once_per_run(tmp_path_factory, "wheel", lambda folder: build_wheel(folder / "dist", folder))
+    return once_per_run(tmp_path_factory, "wheel", lambda folder: build_wheel(folder / "dist", folder))
 
 
 @pytest.fixture(scope="session")
 def venv_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The python of a fresh virtual environment with the wheel installed, as a user's pip install would."""
-    return _once_per_run(tmp_path_factory, "venv", lambda folder: install_in_fresh_venv(wheel, folder))
+    return once_per_run(tmp_path_factory, "venv", lambda folder: install_in_fresh_venv(wheel, folder))
 
 
 @pytest.fixture(autouse=True)

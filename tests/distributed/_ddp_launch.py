@@ -64,6 +64,17 @@ class DDPRun:
             found += [f"rank {r.rank}: {e!r}" for e in TRANSPORT_ERRORS if e in text]
         return found
 
+    def save(self) -> Path:
+        """Write the run to ``out/run.json`` (for :meth:`load`); returns that file."""
+        path = self.out / "run.json"
+        path.write_text(json.dumps([dataclasses.asdict(r) for r in self.ranks]))
+        return path
+
+    @classmethod
+    def load(cls, path: Path) -> DDPRun:
+        """The run :meth:`save` wrote."""
+        return cls(ranks=[RankResult(**r) for r in json.loads(path.read_text())], out=path.parent)
+
     def scenario(self, name: str) -> DDPRun:
         """What the ranks wrote for one scenario of ``_ddp_run.py``, beside the exit status and output of the whole
         run."""

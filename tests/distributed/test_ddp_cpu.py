@@ -9,6 +9,7 @@ import pytest
 
 from gradmode_plugin.kinds import KINDS
 from tests.distributed._ddp_launch import TIMEOUT_S, DDPRun, launch
+from tests.helpers.once import once_per_run
 
 pytestmark = pytest.mark.slow
 
@@ -17,10 +18,15 @@ pytestmark = pytest.mark.slow
 FINISHING = ("bug_without_guard", "clean", "bug_record")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def finished(tmp_path_factory: pytest.TempPathFactory) -> DDPRun:
-    """``_ddp_run.py`` on two ranks, running the scenarios that finish; ``.scenario(name)`` is what each wrote."""
-    return launch(tmp_path_factory.mktemp("ddp_finished"), "--scenarios", ",".join(FINISHING), timeout=TIMEOUT_S)
+    """``_ddp_run.py`` on two ranks, running the scenarios that finish, once per test run (also under pytest-xdist,
+    whose workers each get some of these tests); ``.scenario(name)`` is what each wrote."""
+
+    def make(folder: Path) -> Path:
+        return launch(folder, "--scenarios", ",".join(FINISHING), timeout=TIMEOUT_S).save()
+
+    return DDPRun.load(once_per_run(tmp_path_factory, "ddp_finished", make))
 
 
 @pytest.fixture
