@@ -41,6 +41,15 @@ from gradmode_plugin.lint.walk import (
 FORWARD_METHODS: Final[frozenset[str]] = frozenset(
     {"encode", "decode", "inference", "infer", "encode_image", "encode_text"}
 )
+#: Lightning's hooks that run after an evaluation's last batch: a ``.train()`` there changes no evaluated batch
+#: (Lightning puts the modules back in the modes they had before the evaluation right after them).
+_AFTER_LAST_BATCH: Final = frozenset(
+    {
+        f"{prefix}{stage}{suffix}"
+        for stage in ("validation", "test", "predict")
+        for prefix, suffix in (("on_", "_end"), ("on_", "_epoch_end"), ("", "_epoch_end"))
+    }
+)
 #: Lightning's evaluation steps: called by hand on a model (``model.predict_step(batch, i)``), outside a Trainer,
 #: they run its forward in the caller's grad mode (Lightning is not there to turn gradients off). ``self.*_step``
 #: is a module's own step calling another, run by Lightning.
@@ -124,7 +133,7 @@ class ModeRules(Walk):
         return found
 
     def _train_call(self, call: ast.Call, key: str, scope: Scope) -> None:
-        if _mode_set(call) == "train" and scope.eval_name is not None:
+        if _mode_set(call) == "train" and scope.eval_name is not None and scope.eval_name not in _AFTER_LAST_BATCH:
             scope.train_calls.append((call, key))
 
     @functools.cached_property

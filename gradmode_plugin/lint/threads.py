@@ -111,7 +111,7 @@ class ThreadRules(Walk):
         """Whether a worker may compute with tensors: it calls torch, or a method of something not imported (a
         model, a tensor it is given)."""
         for node in ast.walk(function):
-            if not isinstance(node, ast.Call):
+            if not isinstance(node, ast.Call) or self._decorated_no_grad(node.func):
                 continue
             qualname = self.imports.qualname(node.func)
             if qualname is not None:
@@ -126,6 +126,18 @@ class ThreadRules(Walk):
             if isinstance(node.func, ast.Name) and node.func.id not in _BUILTINS:
                 return True
         return False
+
+    def _decorated_no_grad(self, func: ast.expr) -> bool:
+        """Whether a call runs a function of this file (``f(...)``, ``self.f(...)``) every definition of which is
+        decorated with ``no_grad``/``inference_mode``: the worker's torch work in it is gradient-free."""
+        if isinstance(func, ast.Name):
+            name = func.id
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+            name = func.attr
+        else:
+            return False
+        definitions = self.index().by_name.get(name, ())
+        return bool(definitions) and all(d.decorator_grad == OFF for d in definitions)
 
     def _enters_no_grad(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         if any(self._grad_of(decorator, as_decorator=True) == OFF for decorator in function.decorator_list):

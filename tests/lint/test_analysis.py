@@ -118,6 +118,16 @@ BUGS: dict[str, str] = {
         class Watch(pl.Callback):
             def on_validation_batch_start(self, trainer, pl_module, batch, batch_idx):
                 pl_module.train()  # expect: GM201
+
+            def on_validation_batch_end(self, trainer, pl_module, outputs, batch, batch_idx):
+                pl_module.train()  # expect: GM201
+
+            # After the last batch: Lightning puts the modes back itself, nothing evaluated follows.
+            def on_validation_end(self, trainer, pl_module):
+                pl_module.train()
+
+            def on_test_epoch_end(self, trainer, pl_module):
+                pl_module.backbone.train()
         """,
     "gm3_gradients_in_evaluation.py": """
         import torch

@@ -372,10 +372,23 @@ BUGS: dict[str, str] = {
             return model(x)
 
 
+        @torch.no_grad()
+        def transcribe(model, audio):
+            return model(audio).argmax(-1)
+
+
+        def worker(model, audio):
+            # one call under no_grad, the other not: the worker runs the model with gradients on
+            return transcribe(model, audio), model(audio)
+
+
         class Model(torch.nn.Module):
             def __init__(self):
                 super().__init__()
                 self.executor = ThreadPoolExecutor(4)
+
+            def test_step(self, batch, batch_idx):
+                return self.executor.submit(worker, self, batch)  # expect: GM801
 
             def validation_step(self, batch, batch_idx):
                 first = self.executor.submit(score, self, batch)  # expect: GM801
@@ -1029,12 +1042,23 @@ CORRECT: dict[str, str] = {
             return np.asarray(mask).tobytes()
 
 
+        @torch.no_grad()
+        def transcribe(model, audio):
+            return model(audio).argmax(-1)
+
+
+        def worker(model, items):
+            # Its torch work is in a function decorated no_grad, which the thread runs as decorated.
+            return [transcribe(model, item) for item in items]
+
+
         class Model(torch.nn.Module):
             def validation_step(self, batch, batch_idx):
                 with ThreadPoolExecutor(2) as pool:
                     rles = list(pool.map(encode, batch))
                     first = pool.submit(score, self, batch)
-                return rles, first
+                    second = pool.submit(worker, self, batch)
+                return rles, first, second
         """,
     "saliency.py": """
         import torch
