@@ -16,6 +16,16 @@ from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.walk import FREE, OFF, THREAD_POOLS, Ctx, Scope, Walk, argument, dotted, written
 
 _BUILTINS: Final = frozenset(dir(builtins))
+#: Methods that wait, hand over, lock or log, and compute nothing with tensors: a worker that calls only these (and
+#: libraries on plain data) runs alike in every grad mode (a CUDA stream's ``synchronize()`` before an update).
+_NON_COMPUTING_METHODS: Final = frozenset(
+    {
+        "synchronize", "wait", "wait_stream", "wait_event", "record", "record_event", "query",
+        "put", "put_nowait", "get", "get_nowait", "task_done", "join", "set", "clear", "is_set",
+        "acquire", "release", "notify", "notify_all", "write", "flush", "close",
+        "debug", "info", "warning", "error", "exception",
+    }
+)  # fmt: skip
 
 
 class ThreadRules(Walk):
@@ -122,6 +132,8 @@ class ThreadRules(Walk):
             while isinstance(root, ast.Attribute):
                 root = root.value
             if isinstance(node.func, ast.Attribute) and isinstance(root, ast.Name):
+                if node.func.attr in _NON_COMPUTING_METHODS:
+                    continue
                 return True
             if isinstance(node.func, ast.Name) and node.func.id not in _BUILTINS:
                 return True

@@ -377,9 +377,10 @@ BUGS: dict[str, str] = {
             return model(audio).argmax(-1)
 
 
-        def worker(model, audio):
+        def worker(model, audio, queue):
             # one call under no_grad, the other not: the worker runs the model with gradients on
-            return transcribe(model, audio), model(audio)
+            audio = queue.get()
+            return transcribe(model, audio), model.forward(audio)
 
 
         class Model(torch.nn.Module):
@@ -388,7 +389,7 @@ BUGS: dict[str, str] = {
                 self.executor = ThreadPoolExecutor(4)
 
             def test_step(self, batch, batch_idx):
-                return self.executor.submit(worker, self, batch)  # expect: GM801
+                return self.executor.submit(worker, self, batch, None)  # expect: GM801
 
             def validation_step(self, batch, batch_idx):
                 first = self.executor.submit(score, self, batch)  # expect: GM801
@@ -1047,8 +1048,10 @@ CORRECT: dict[str, str] = {
             return model(audio).argmax(-1)
 
 
-        def worker(model, items):
-            # Its torch work is in a function decorated no_grad, which the thread runs as decorated.
+        def worker(model, items, stream):
+            # Its torch work is in a function decorated no_grad, which the thread runs as decorated; the stream's
+            # synchronize() computes nothing.
+            stream.synchronize()
             return [transcribe(model, item) for item in items]
 
 
@@ -1057,7 +1060,7 @@ CORRECT: dict[str, str] = {
                 with ThreadPoolExecutor(2) as pool:
                     rles = list(pool.map(encode, batch))
                     first = pool.submit(score, self, batch)
-                    second = pool.submit(worker, self, batch)
+                    second = pool.submit(worker, self, batch, torch.cuda.current_stream())
                 return rles, first, second
         """,
     "saliency.py": """
