@@ -372,9 +372,9 @@ def bench_plain(args: argparse.Namespace) -> dict[str, Any]:
 # -- where the time goes ---------------------------------------------------------------------------------------
 def micro_benchmark(args: argparse.Namespace) -> dict[str, Any]:
     """Microseconds per call of every per-batch check, on the tiny MLP and on resnet50 (151 modules)."""
-    number, repeat = (200, 3) if args.quick else (5000, 7)
+    number, repeat = (50, 2) if args.quick else (5000, 7)
     out: dict[str, Any] = {name: _micro_one(name, number, repeat) for name in ("tiny_mlp", "resnet50")}
-    out["lightning_step"] = _in_step(args, *((20, 3) if args.quick else (300, 7)))
+    out["lightning_step"] = _in_step(args, *((10, 2) if args.quick else (300, 7)))
     return out
 
 

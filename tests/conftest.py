@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -18,6 +20,7 @@ from gradmode_plugin._state import live_scopes
 from tests.helpers.lightning import make_loader, quiet_trainer
 from tests.helpers.once import once_per_run
 from tests.helpers.packaging import build_wheel, install_in_fresh_venv
+from tests.helpers.process import REPO
 
 _FUNCTIONAL = {name: getattr(F, name) for name in dir(F) if not name.startswith("_")}
 _TORCH = {name: getattr(torch, name) for name in dir(torch) if "dropout" in name}
@@ -58,6 +61,29 @@ def loader() -> DataLoader:
 @pytest.fixture
 def make_trainer(tmp_path: Any) -> Callable[..., Any]:
     return lambda **kwargs: quiet_trainer(tmp_path, **kwargs)
+
+
+@pytest.fixture(scope="session")
+def gpu_proof_dry_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of ``scripts/gpu_proof.sh --dry-run`` with no CUDA device visible (the CPU fallbacks), run once per
+    test run: its ``summary.txt``, ``work/`` (each step's log), ``gpu_proof.tar.gz``, and the script's
+    ``returncode`` and ``output.txt``."""
+
+    def make(folder: Path) -> Path:
+        env = {**os.environ, "PYTHON": sys.executable, "PYTHONWARNINGS": "ignore", "CUDA_VISIBLE_DEVICES": ""}
+        proc = subprocess.run(
+            ["bash", str(REPO / "scripts" / "gpu_proof.sh"), "--dry-run", "--out", str(folder)],
+            cwd=REPO,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        (folder / "returncode").write_text(str(proc.returncode))
+        (folder / "output.txt").write_text(proc.stdout + proc.stderr)
+        return folder
+
+    return once_per_run(tmp_path_factory, "gpu_proof_dry_run", make)
 
 
 @pytest.fixture(scope="session")

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import pytest
 import torch
 
 from tests.gpu._gpu_support import bf16_missing, cuda_missing
-from tests.helpers.process import REPO, run_process
-
-THIS = Path(__file__).relative_to(REPO).as_posix()
 
 
 def _no_bf16_question() -> bool:
@@ -35,12 +31,10 @@ def test_skip_reasons_say_what_is_missing(
     assert (cuda_missing(), bf16_missing()) == (cuda_reason, bf16_reason)
 
 
-@pytest.mark.slow  # runs a pytest session of its own
-def test_without_a_cuda_device_every_gpu_test_says_so() -> None:
-    proc = run_process(
-        [sys.executable, "-m", "pytest", "tests/gpu", f"--ignore={THIS}", "-q", "-rs", "-p", "no:cacheprovider"],
-        cwd=REPO,
-        env={"CUDA_VISIBLE_DEVICES": ""},
-    )
-    reasons = set(re.findall(r"^SKIPPED \[\d+\] [^:]+:\d+: (.*)$", proc.stdout, re.MULTILINE))
-    assert proc.returncode == 0 and reasons == {"no CUDA device"}, proc.stdout[-3000:] + proc.stderr[-3000:]
+@pytest.mark.slow  # reads the pytest session of the GPU proof's dry run, which no CUDA device is visible to
+def test_without_a_cuda_device_every_gpu_test_says_so(gpu_proof_dry_run: Path) -> None:
+    log = (gpu_proof_dry_run / "work" / "pytest_gpu.log").read_text()
+    reasons = set(re.findall(r"^SKIPPED \[\d+\] [^:]+:\d+: (.*)$", log, re.MULTILINE))
+    assert "pytest_gpu: ok" in (gpu_proof_dry_run / "summary.txt").read_text(), log[-3000:]
+    assert reasons == {"no CUDA device"} and re.search(r"^\d+ skipped", log, re.MULTILINE), log[-3000:]
+    assert " passed" not in log.splitlines()[-1], "every test of the GPU proof skips without a device"
