@@ -10,6 +10,22 @@ import pytest
 
 from tests.helpers.lint import LintRun, expected_findings, linted_tree, run_lint
 
+#: A class whose own loader method puts the model in eval() and stores it on self (its bug and its look-alikes add
+#: the methods that run it).
+STORED_LOADER = """
+        import torch
+
+
+        class Predictor:
+            def __init__(self, path):
+                self.model = self._load(path)
+
+            def _load(self, path):
+                model = torch.load(path)
+                model.eval()
+                return model
+"""
+
 BUGS: dict[str, str] = {
     # a loader that returns the model it put in eval() with its tokenizer; run with gradients on
     "loader_tuple.py": """
@@ -50,19 +66,8 @@ BUGS: dict[str, str] = {
                 return self.noise(self.mix(attend(q, k, v, 0.1), 0.2), 0.3)
         """,
     # the class's own loader puts the model in eval(); stored on self and run by a public predict()
-    "stored_loader.py": """
-        import torch
-
-
-        class Predictor:
-            def __init__(self, path):
-                self.model = self._load(path)
-
-            def _load(self, path):
-                model = torch.load(path)
-                model.eval()
-                return model
-
+    "stored_loader.py": STORED_LOADER
+    + """
             def predict(self, x):
                 return self.model(x)  # expect: GM501
         """,
@@ -530,19 +535,8 @@ CORRECT: dict[str, str] = {
                 return self.mix(scaled_dot_product_attention(q, k, v), 0.0)
         """,
     # the same loader, its model run under no_grad, or trained by the class
-    "stored_loader_ok.py": """
-        import torch
-
-
-        class Predictor:
-            def __init__(self, path):
-                self.model = self._load(path)
-
-            def _load(self, path):
-                model = torch.load(path)
-                model.eval()
-                return model
-
+    "stored_loader_ok.py": STORED_LOADER
+    + """
             @torch.no_grad()
             def predict(self, x):
                 return self.model(x)
