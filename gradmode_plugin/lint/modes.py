@@ -12,7 +12,7 @@ import functools
 from typing import Final
 
 from gradmode_plugin.lint import names
-from gradmode_plugin.lint.calls import Def, eval_returned_at, returns_eval
+from gradmode_plugin.lint.calls import Def, eval_returned_at
 from gradmode_plugin.lint.grad import INFERENCE_FUNCTIONS
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.walk import (
@@ -20,6 +20,7 @@ from gradmode_plugin.lint.walk import (
     COMPREHENSIONS,
     FREE,
     FUNCTIONS,
+    LIGHTNING_EVAL_STEPS,
     ClassScope,
     Scope,
     Walk,
@@ -53,7 +54,7 @@ _AFTER_LAST_BATCH: Final = frozenset(
 #: Lightning's evaluation steps: called by hand on a model (``model.predict_step(batch, i)``), outside a Trainer,
 #: they run its forward in the caller's grad mode (Lightning is not there to turn gradients off). ``self.*_step``
 #: is a module's own step calling another, run by Lightning.
-_STEPS_BY_HAND: Final = frozenset({"validation_step", "test_step", "predict_step"})
+_STEPS_BY_HAND: Final = frozenset(name for name in LIGHTNING_EVAL_STEPS if name.endswith("_step"))
 #: Words in a function's name that say it trains (a frozen teacher or a perceptual loss may need gradients through
 #: a module in ``eval()``).
 _TRAINING_WORDS: Final = ("train", "loss", "fit", "backward", "optim", "update")
@@ -109,10 +110,15 @@ class ModeRules(Walk):
             for cls in self.tree.body
             if isinstance(cls, ast.ClassDef)
             for node in cls.body
-            if isinstance(node, FUNCTIONS)
-            and self.lines.eval_in_lines(node.lineno, node.end_lineno or node.lineno)
-            and returns_eval(node)
+            if self._eval_returned_at(node) == -1
         )
+
+    def _eval_returned_at(self, node: ast.stmt) -> int | None:
+        """Where a function returns a module it put in ``eval()`` (``eval_returned_at``); only functions whose lines
+        name ``.eval`` are looked into."""
+        if not isinstance(node, FUNCTIONS) or not self.lines.eval_in_lines(node.lineno, node.end_lineno or node.lineno):
+            return None
+        return eval_returned_at(node)
 
     def _mode_unpacked(self, node: ast.Assign, target: ast.Tuple, value: ast.Call, scope: Scope) -> None:
         if not (self.all_full and isinstance(value.func, ast.Name)):
@@ -124,13 +130,11 @@ class ModeRules(Walk):
     @functools.cached_property
     def _eval_tuple_returners(self) -> dict[str, int]:
         """The module's functions that put a module in ``eval()`` and return it in a tuple, with its index."""
-        found: dict[str, int] = {}
-        for node in self.tree.body:
-            if isinstance(node, FUNCTIONS) and self.lines.eval_in_lines(node.lineno, node.end_lineno or node.lineno):
-                index = eval_returned_at(node)
-                if index is not None and index >= 0:
-                    found[node.name] = index
-        return found
+        return {
+            node.name: index
+            for node in self.tree.body
+            if (index := self._eval_returned_at(node)) is not None and index >= 0
+        }
 
     def _train_call(self, call: ast.Call, key: str, scope: Scope) -> None:
         if _mode_set(call) == "train" and scope.eval_name is not None and scope.eval_name not in _AFTER_LAST_BATCH:
@@ -138,15 +142,8 @@ class ModeRules(Walk):
 
     @functools.cached_property
     def _eval_returners(self) -> frozenset[str]:
-        """The module's functions that put a module in ``eval()`` and return it (``load_model()``): only those
-        whose lines name ``.eval`` are looked into."""
-        return frozenset(
-            node.name
-            for node in self.tree.body
-            if isinstance(node, FUNCTIONS)
-            and self.lines.eval_in_lines(node.lineno, node.end_lineno or node.lineno)
-            and returns_eval(node)
-        )
+        """The module's functions that put a module in ``eval()`` and return it (``load_model()``)."""
+        return frozenset(node.name for node in self.tree.body if self._eval_returned_at(node) == -1)
 
     # -- decisions at a scope's end ------------------------------------------------------------------------------
 
