@@ -130,6 +130,43 @@ FIRST_CONTACT: Final[dict[int, dict]] = {
             "self(...)`), a method not named for inference",
         ],
     },
+    7: {
+        "commit": "4eaa2e4",
+        "findings": 40,
+        "true": 14,
+        "intended": 3,
+        "false": 23,
+        "real_instances": 9,
+        "found_by_the_linter": 8,
+        "notes": [
+            "the false ones: a module's own `forward` putting its BatchNorm submodules in `eval()` and trained with",
+            "`backward()` (8, deepchem's Weave layers); files in Python 3.12 syntax (`type X = ...`, `class C[T]:`)",
+            "in a project that requires 3.12, parsed by Python 3.11 (GM999, 5, lerobot); `F.dropout` under an `if` on",
+            "a switch the caller passes with the inputs (3, deepchem); GM502 on a submodule `self.x` of a module",
+            "class whose user puts the whole module in `eval()` (3, lerobot); a network frozen by its own class",
+            "(`requires_grad=False` in another class of the file, 3, threestudio's perceptual metric); GM701 on an",
+            "EMA target whose parameters are made `requires_grad = False` in a loop (1, lerobot)",
+            "the miss: a training step that renders through `self(batch)` with a submodule in `eval()`, then",
+            "detaches the result (threestudio's InstructNeRF2NeRF)",
+        ],
+    },
+    8: {
+        "commit": "4eaa2e4",
+        "findings": 26,
+        "true": 20,
+        "intended": 0,
+        "false": 6,
+        "real_instances": 17,
+        "found_by_the_linter": 16,
+        "notes": [
+            "the false ones: GM501 on a module class's methods (`encode`/`decode`, `predict`) that hand the output",
+            "back to callers in other files, all under `no_grad` (3, audiocraft's DAC, DomainBed); GM502 on a",
+            "submodule `self.x` of a module class whose `forward` refuses to run in training (2, mmf's FRCNN); a",
+            "`Dropout` (no parameters) put in `eval()` by a frozen-stage helper (GM501, GroundingDINO)",
+            "the miss: modules put in `eval()` and run in list comprehensions at a script's top level",
+            "(`[net.eval() for net in nets]`, a tutorial)",
+        ],
+    },
 }
 
 
