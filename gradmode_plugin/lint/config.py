@@ -16,6 +16,8 @@ Example ``pyproject.toml``::
 from __future__ import annotations
 
 import dataclasses
+import functools
+import re
 import sys
 from pathlib import Path
 from typing import Any, Final
@@ -89,6 +91,40 @@ def _table(path: Path) -> dict[str, Any] | None:
     if table is not None and not isinstance(table, dict):
         raise ConfigError(f"{path}: tool.{TABLE} must be a table ([tool.{TABLE}])")
     return table
+
+
+_LOWER_BOUND: Final = re.compile(r"^\s*(>=|~=|==|>)\s*3\.(\d+)")
+
+
+@functools.lru_cache(maxsize=256)
+def required_python(folder: Path) -> tuple[str, tuple[int, int]] | None:
+    """What the nearest ``pyproject.toml`` from ``folder`` up says of Python (``[project] requires-python``), with
+    the oldest version it allows: ``(">=3.12", (3, 12))``; None where it says nothing of a Python 3 version.
+
+    Example:
+        >>> required_python(Path("/")) is None or isinstance(required_python(Path("/")), tuple)
+        True
+    """
+    for candidate in (folder, *folder.parents):
+        path = candidate / "pyproject.toml"
+        if not path.is_file():
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+            spec = (
+                _toml_loads(text, path).get("project", {}).get("requires-python") if "requires-python" in text else None
+            )
+        except (OSError, ConfigError):
+            return None
+        if not isinstance(spec, str):
+            return None
+        bounds = [
+            (3, int(match[2]) + (match[1] == ">"))
+            for clause in spec.split(",")
+            if (match := _LOWER_BOUND.match(clause)) is not None
+        ]
+        return (spec.strip(), max(bounds)) if bounds else None
+    return None
 
 
 def find_pyproject(start: Path) -> Path | None:

@@ -40,6 +40,8 @@ class DropoutRules(Walk):
         key = dotted(probability) if ctx.tests and probability is not None else None
         if key is not None and any(key in _zero_in_test(test, ctx.scope.cls, 0, failed) for test, failed in ctx.tests):
             return  # a test around it proves the probability 0 (`if self.flash:`, set where `dropout == 0.0`)
+        if any(not failed and _per_call_switch(test, ctx.scope, probability) for test, failed in ctx.tests):
+            return  # `if dropout_switch:` handed in with the inputs: the caller turns it on to train
         if qualname in names.DROPOUT_FUNCTIONAL:
             self._functional_dropout(call, qualname, ctx)
         elif qualname in names.DROPOUT_TORCH:
@@ -219,6 +221,33 @@ def _zero_in_test(test: ast.expr, cls: ClassScope | None, depth: int, negated: b
         if value is not None:
             found |= _zero_in_test(value, cls, depth + 1, negated)
     return frozenset(found)
+
+
+def _per_call_switch(test: ast.expr, scope: Scope, probability: ast.expr | None) -> bool:
+    """Whether a test reads a flag the caller hands in with each call, as a bare name (alone or in an ``and``; not
+    the probability, ``if p:``): a parameter of the function, or a name unpacked from one (``x, dropout_switch =
+    inputs``; deepchem's models turn it on for training and Monte-Carlo dropout only), which says in what mode the
+    call runs as ``training`` does."""
+    node = scope.node
+    flags = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    switches = {flag.id for flag in flags if isinstance(flag, ast.Name)} - {
+        dotted(probability) if probability else None
+    }
+    if not switches or not isinstance(node, FUNCTIONS):
+        return False
+    if switches & scope.params:
+        return True
+    for sub in ast.walk(node):
+        if not isinstance(sub, ast.Assign) or len(sub.targets) != 1:
+            continue
+        target, value = sub.targets[0], sub.value
+        source = value.value if isinstance(value, ast.Subscript) else value
+        if not (isinstance(source, ast.Name) and source.id in scope.params):
+            continue
+        bound = target.elts if isinstance(target, ast.Tuple) else [target]
+        if any(isinstance(name, ast.Name) and name.id in switches for name in bound):
+            return True
+    return False
 
 
 def _passed(call: ast.Call, definition: Def, name: str) -> ast.expr | None:

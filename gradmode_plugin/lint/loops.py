@@ -142,7 +142,7 @@ class _LoopAnalysis:
 
     def run(self) -> None:
         for owner, node in self._functions():
-            self._evaluation_without_eval(node)
+            self._evaluation_without_eval(owner, node)
             self._training_resumed_in_eval(owner, node)
 
     def _functions(self) -> Iterator[tuple[ast.ClassDef | None, ast.FunctionDef | ast.AsyncFunctionDef]]:
@@ -159,13 +159,22 @@ class _LoopAnalysis:
     def _is_evaluation(self, name: str) -> bool:
         return is_evaluation_name(name, self.walk.eval_functions)
 
-    def _evaluation_without_eval(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+    def _evaluation_without_eval(
+        self, owner: ast.ClassDef | None, node: ast.FunctionDef | ast.AsyncFunctionDef
+    ) -> None:
         if not self._is_evaluation(node.name) or _sets_a_mode(node):
             return
+        # a module's own submodules (`self.head` in a policy's `predict_action`) are in the mode of the module,
+        # which whoever uses it sets (`policy.eval()`, `from_pretrained`)
+        submodules_follow = owner is not None and owner.name in self.walk.module_classes
         decorated = any(self._grad_off(d, True) for d in node.decorator_list)
         for call in _calls_under_no_grad(node, self._grad_off, decorated):
             key = dotted(call.func.value) if _is_forward(call.func) else dotted(call.func)
-            if key is None or key.startswith(("torch.", "F.", "np.")):
+            if (
+                key is None
+                or key.startswith(("torch.", "F.", "np."))
+                or (submodules_follow and key.startswith("self."))
+            ):
                 continue
             name = key.rpartition(".")[2]
             if name in self.eval_lines or name == "self":

@@ -165,6 +165,8 @@ class ModeRules(Walk):
     def _decide_eval_loop(self, scope: Scope) -> None:
         if scope.lightning or scope.grad_off_statement or scope.decorator_grad != FREE:
             return
+        if self._runs_in_callers_mode(scope):
+            return
         held = self._held_in_eval(scope)
         if not held and not any(mode == "eval" for _, _, mode in scope.mode_calls):
             return
@@ -227,6 +229,18 @@ class ModeRules(Walk):
                 )
             self.report(call, "GM501", message, scope)
 
+    def _runs_in_callers_mode(self, scope: Scope) -> bool:
+        """Whether a function is a module's ``forward`` (or a module class's ``__call__``): it runs in the grad mode
+        of whoever calls the module, so a submodule it puts in ``eval()`` and runs is judged where the module is
+        called, never in it (a layer that keeps its own BatchNorm in ``eval()`` is trained through it)."""
+        cls = scope.cls
+        return (
+            cls is not None
+            and isinstance(scope.node, FUNCTIONS)
+            and cls.methods.get(scope.name) is scope.node
+            and (scope.name == "forward" or (scope.name == "__call__" and cls.name in self.module_classes))
+        )
+
     def _held_in_eval(self, scope: Scope) -> dict[str, int]:
         """The module-level names that module-level code puts in ``eval()`` (and no code of the file in training)
         which a top-level function reads as globals, setting no mode of theirs itself: name -> the ``eval()`` line.
@@ -273,15 +287,20 @@ class ModeRules(Walk):
         """Whether a function hands one forward's output (not one per batch of a loop) back to its caller, who
         decides whether it is differentiated, and so is judged where it is called: a model's own API (``self.eval()``,
         ``mvn = self(X)``, ..., ``return posterior``) that gradients flow through (an acquisition function optimised
-        through a model's posterior); a module's ``forward`` (it runs in its caller's mode), and a function only a
-        ``forward`` calls and returns (a differentiable ``get_descriptors``). A framework's steps hand theirs to the
-        framework, not to a caller that differentiates (skorch's)."""
+        through a model's posterior); a module's ``forward`` (it runs in its caller's mode), a function only a
+        ``forward`` calls and returns (a differentiable ``get_descriptors``), and a module class's method returning
+        its submodule's output (a codec's ``encode``: whoever uses the module sets its modes). A framework's steps
+        hand theirs to the framework, not to a caller that differentiates (skorch's)."""
         node = scope.node
         if not isinstance(node, FUNCTIONS) or any(line in scope.loop_lines for line in path):
             return False
         if scope.cls is not None and scope.cls.steps_keep_grad:
             return False
-        if self._forward_of(call.func, scope.cls) != "self" and not self._judged_where_called(scope):
+        if (
+            self._forward_of(call.func, scope.cls) != "self"
+            and not self._judged_where_called(scope)
+            and (scope.cls is None or scope.cls.name not in self.module_classes)
+        ):
             return False
         if matches(scope.name, INFERENCE_FUNCTIONS):
             return False  # `infer()`, `predict()`: named for inference, whose output no caller differentiates

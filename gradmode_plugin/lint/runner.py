@@ -17,9 +17,11 @@ import os
 import sys
 import threading
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Final
 
 from gradmode_plugin.lint.analysis import Finding, check_source
+from gradmode_plugin.lint.config import required_python
 from gradmode_plugin.lint.noqa import suppressed
 from gradmode_plugin.lint.parsing import check_syntax
 from gradmode_plugin.lint.rules import RULES_BY_CODE, UNPARSABLE
@@ -29,7 +31,8 @@ from gradmode_plugin.lint.triggers import may_find
 @dataclasses.dataclass
 class LintResult:
     """What a run found: findings (sorted, ``noqa`` applied; a file that does not parse is a ``GM999`` finding),
-    how many files were checked, and those that could not be read (path, reason)."""
+    how many files were checked, and those that could not be checked (path, reason): unreadable, or in the syntax
+    of a newer Python that their project requires."""
 
     findings: list[Finding] = dataclasses.field(default_factory=list)
     files: int = 0
@@ -125,6 +128,17 @@ def _lint_files(
                 else:  # no rule's word in it: no rule's finding, but a syntax error is one
                     check_syntax(source, path)
             except SyntaxError as err:
+                newer = _newer_python(path)
+                if newer is not None:  # valid for the Python its project requires: this one cannot check it
+                    here = f"{sys.version_info[0]}.{sys.version_info[1]}"
+                    result.unparsable.append(
+                        (
+                            path,
+                            f"cannot be parsed by Python {here} (line {err.lineno}: {err.msg}), and its project "
+                            f"requires Python {newer}: run gradmode-lint with that Python to check it",
+                        )
+                    )
+                    continue
                 findings = [_unparsable(path, err.lineno or 1, err.offset or 1, f"cannot be parsed: {err.msg}")]
             except RecursionError:
                 findings = [_unparsable(path, 1, 1, "nested too deeply to be parsed")]
@@ -137,6 +151,13 @@ def _lint_files(
                 if not (finding.line <= len(lines) and suppressed(lines[finding.line - 1], finding.code))
             )
     return result
+
+
+def _newer_python(path: str) -> str | None:
+    """The ``requires-python`` of a file's project where it allows no Python as old as this one (its syntax may be
+    newer: ``type X = ...`` needs 3.12), else None."""
+    required = required_python(Path(path).resolve().parent)
+    return required[0] if required is not None and required[1] > sys.version_info[:2] else None
 
 
 def _undecodable(source: bytes, path: str) -> list[Finding]:

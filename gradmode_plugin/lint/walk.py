@@ -21,6 +21,7 @@ import abc
 import ast
 import dataclasses
 import fnmatch
+import functools
 from collections.abc import Callable, Iterable
 from typing import Final, NamedTuple
 
@@ -132,7 +133,8 @@ class ClassScope:
         }
         #: a custom ``torch.autograd.Function``: its ``backward`` runs in a backward pass, never in evaluation
         self.autograd = any((dotted(base) or "").endswith("Function") for base in node.bases)
-        #: ``self.x`` attributes whose parameters are made not to require grad somewhere in the class
+        #: ``self.x`` attributes whose parameters are made not to require grad somewhere in the class, or that hold
+        #: a module without parameters
         self.frozen: set[str] = set()
         #: ``self.x`` attributes holding a thread pool
         self.pools: set[str] = set()
@@ -354,6 +356,27 @@ def dotted(node: ast.expr) -> str | None:
     """``self.model`` for a chain of names and attributes, else None."""
     parts = names.dotted_parts(node)
     return ".".join(parts) if parts is not None else None
+
+
+def module_classes(tree: ast.Module) -> frozenset[str]:
+    """The classes a file defines that are torch modules, as far as it shows: on a base named ``*Module``
+    (``nn.Module``, ``LightningModule``), on such a class of the file, or with a ``forward`` of their own (torch's
+    protocol for a module; their base may come from another file)."""
+    classes = [node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)]
+    found = {
+        node.name
+        for node in classes
+        if any((dotted(base) or "").endswith("Module") for base in node.bases)
+        or any(isinstance(stmt, FUNCTIONS) and stmt.name == "forward" for stmt in node.body)
+    }
+    grown = True
+    while grown:
+        grown = False
+        for node in classes:
+            if node.name not in found and any((dotted(base) or "").rpartition(".")[2] in found for base in node.bases):
+                found.add(node.name)
+                grown = True
+    return frozenset(found)
 
 
 def mentions_training(node: ast.expr) -> bool:
@@ -582,6 +605,12 @@ class Walk(abc.ABC):
         if self._full_tree is None:
             self._full_tree = self.tree if self.whole else ast.parse(self.source, filename=self.path)
         return self._full_tree
+
+    @functools.cached_property
+    def module_classes(self) -> frozenset[str]:
+        """The file's classes that are torch modules (``module_classes``): their methods hand what they compute to
+        whoever uses the module, who sets its mode."""
+        return module_classes(self.full_tree())
 
     def _definition(self, scope: Scope) -> Def | None:
         node = scope.node
@@ -889,6 +918,8 @@ class Walk(abc.ABC):
                 qualname in _AFFINE_BY_DEFAULT and any(kw.arg == "affine" for kw in value.keywords)
             ):
                 scope.param_free.add(key)
+                if scope.cls is not None and key.startswith("self."):
+                    scope.cls.frozen.add(key)  # `self.drop = nn.Dropout(p)` in `__init__`: none in any method
             elif qualname in THREAD_POOLS:
                 scope.pools.add(key)
                 if scope.cls is not None and key.startswith("self."):

@@ -239,6 +239,25 @@ def test_a_file_that_does_not_parse_is_a_finding_that_fails_the_run(tmp_path: Pa
     assert ("broken.py", 1, "GM999") not in run_lint(tmp_path, ".").findings()
 
 
+def test_newer_syntax_a_project_requires_is_told_not_checked_rather_than_a_finding(tmp_path: Path) -> None:
+    """A file that does not parse under this Python, in a project whose ``requires-python`` allows no Python as
+    old (its syntax may be newer: ``type X = ...``), is no GM999 finding: it is told on stderr as not checked,
+    with the way out, and the run fails (exit 1). Where the project allows this Python, it is GM999 as before."""
+    newer = f"3.{sys.version_info[1] + 1}"
+    (tmp_path / "pyproject.toml").write_text(f'[project]\nname = "p"\nrequires-python = ">={newer}"\n')
+    # Python 3.12's syntax where this Python is older; else what no Python parses (the project's word is taken)
+    newest = sys.version_info < (3, 12)
+    (tmp_path / "aliases.py").write_text("type Pair = tuple[int, int]\n" if newest else "def f(:\n    pass\n")
+    run = run_lint(tmp_path, ".")
+    assert run.findings() == set(), run.stdout
+    assert run.returncode == 1
+    here = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    assert f"aliases.py: skipped, cannot be parsed by Python {here}" in run.stderr
+    assert f"requires Python >={newer}: run gradmode-lint with that Python to check it" in run.stderr
+    (tmp_path / "pyproject.toml").write_text(f'[project]\nname = "p"\nrequires-python = ">={here}, <4"\n')
+    assert run_lint(tmp_path, ".").findings() == {("aliases.py", 1, "GM999")}
+
+
 def test_imports_neither_torch_nor_lightning(project: Path) -> None:
     code = (
         "import runpy, sys; sys.argv = ['gradmode-lint', 'src']\n"

@@ -202,6 +202,51 @@ CORRECT: dict[str, str] = {
             def validation_step(self, batch, i):
                 return self.net(batch)
         """,
+    # a module's own submodule run under no_grad in one of its methods: it is in the module's mode, which the
+    # module's user sets (a policy put in eval() by its loader); also on a base of the file, or with a forward
+    "module_submodule": """
+        import torch
+        from torch import nn
+
+
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.drop = nn.Dropout(0.1)
+                self.fc = nn.Linear(4, 2)
+
+            def forward(self, x):
+                return self.fc(self.drop(x))
+
+
+        class Policy(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.head = Head()
+
+            @torch.no_grad()
+            def predict_action(self, obs):
+                return self.head(obs)
+
+
+        class Detector(Policy):
+            def inference(self, x):
+                with torch.no_grad():
+                    return self.head(x)
+
+
+        class Generator(Base):
+            def __init__(self):
+                super().__init__()
+                self.head = Head()
+
+            def forward(self, x):
+                return self.head(x)
+
+            @torch.no_grad()
+            def predict(self, x):
+                return self.head(x)
+        """,
     # train() at the top of each epoch, in the evaluation, or in a training helper called in the loop
     "restored": """
         import torch

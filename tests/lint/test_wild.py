@@ -85,6 +85,45 @@ BUGS: dict[str, str] = {
                 model = Extractor(path)
             return model(x).argmax()  # expect: GM501
         """,
+    # a dropout switched by a flag the module holds (not one handed in per call), or by its own probability
+    "dropout_flags.py": """
+        import torch.nn.functional as F
+        from torch import nn
+
+
+        class Net(nn.Module):
+            def forward(self, x):
+                if self.use_dropout:
+                    x = F.dropout(x, 0.5)  # expect: GM101
+                return x
+
+            def head(self, x, p):
+                if p:
+                    x = F.dropout(x, p)  # expect: GM101
+                return x
+        """,
+    # a layer that keeps its BatchNorm in eval() is judged where the module is evaluated; a module's method named
+    # for inference hands no output to be differentiated
+    "module_evaluated.py": """
+        from torch import nn
+
+
+        class Layer(nn.Module):
+            def forward(self, x):
+                self.bn.eval()
+                return self.bn(x)
+
+
+        class Model(nn.Module):
+            def predict(self, x):
+                self.net.eval()
+                return self.net(x)  # expect: GM501
+
+
+        def evaluate(layer, x):
+            layer.eval()
+            return layer(x).argmax()  # expect: GM501
+        """,
     # a Lightning step called by hand, outside a Trainer: nothing turns gradients off
     "step_by_hand.py": """
         def predict(model, loader):
@@ -457,6 +496,105 @@ BUGS: dict[str, str] = {
 }
 
 CORRECT: dict[str, str] = {
+    # a layer whose forward keeps its BatchNorm and dropout in eval(), trained through (deepchem's Weave layers):
+    # its forward runs in its caller's grad mode, in loops and however long the chain to its output
+    "forward_keeps_eval.py": """
+        import torch
+        from torch import nn
+
+
+        class WeaveLayer(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.w = nn.Linear(4, 4)
+                self.bn = nn.BatchNorm1d(4)
+                self.blocks = nn.ModuleList([nn.Linear(4, 4), nn.Linear(4, 4)])
+
+            def forward(self, inputs):
+                atoms, pairs = inputs
+                h = self.w(atoms)
+                self.bn.eval()
+                h = self.bn(h)
+                h = torch.relu(h)
+                for block in self.blocks:
+                    block.eval()
+                    h = block(h) + h
+                merged = torch.cat([h, pairs], 1)
+                return [merged, pairs]
+        """,
+    # F.dropout switched by a flag each call hands in with its inputs, or as a parameter (deepchem's models turn
+    # it on for training and Monte-Carlo dropout only)
+    "dropout_switch.py": """
+        import torch.nn.functional as F
+        from torch import nn
+
+
+        class Net(nn.Module):
+            def forward(self, inputs):
+                x, dropout_switch = inputs
+                y = self.fc(x)
+                if self.p > 0.0 and dropout_switch:
+                    y = F.dropout(y, self.p)
+                return y
+
+            def head(self, x, use_dropout):
+                if use_dropout:
+                    x = F.dropout(x, 0.5)
+                return x
+
+            def tail(self, inputs):
+                switch = inputs[1]
+                if switch:
+                    return F.dropout(inputs[0], 0.5)
+                return inputs[0]
+        """,
+    # a codec module holding a model in eval(): its encode/decode hand the output to whoever uses the codec, who
+    # sets the grad mode (audiocraft's DAC)
+    "codec.py": """
+        from torch import nn
+
+
+        class Codec(nn.Module):
+            def encode(self, x):
+                return self.encoder(x)
+
+            def decode(self, z):
+                return self.decoder(z)
+
+
+        class Pretrained(nn.Module):
+            def __init__(self, model):
+                super().__init__()
+                self.model = model
+                self.model.eval()
+
+            def encode(self, x):
+                return self.model.encode(x)
+
+            def decode(self, codes):
+                out = self.model.decode(codes)
+                return out
+        """,
+    # a module without parameters put in eval() by a frozen-stage helper, run in a loop by another method
+    # (GroundingDINO's Swin backbone): nothing of it records a graph
+    "frozen_stage_dropout.py": """
+        from torch import nn
+
+
+        class Backbone(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.pos_drop = nn.Dropout(p=0.1)
+
+            def _freeze_stages(self):
+                self.pos_drop.eval()
+
+            def features(self, xs):
+                outs = []
+                for x in xs:
+                    outs.append(self.pos_drop(x))
+                return outs
+        """,
     # the same loader, its model run under no_grad; a tuple whose other item is the one used
     "loader_tuple_no_grad.py": """
         import torch
