@@ -167,6 +167,41 @@ FIRST_CONTACT: Final[dict[int, dict]] = {
             "(`[net.eval() for net in nets]`, a tutorial)",
         ],
     },
+    9: {
+        "commit": "7c2c5d3",
+        "findings": 3,
+        "true": 3,
+        "intended": 0,
+        "false": 0,
+        "real_instances": 4,
+        "found_by_the_linter": 2,
+        "notes": [
+            "the 2 misses (avalanche): expert models put in `eval()` by a loader that returns them in a list, then",
+            "fetched through an attribute and run with gradients on; a strategy's `forward()` running",
+            "`self.model.eval(); self.model(x)` from a loop that computes no gradient",
+        ],
+    },
+    10: {
+        "commit": "7c2c5d3",
+        "findings": 74,
+        "true": 49,
+        "intended": 10,
+        "false": 15,
+        "real_instances": 42,
+        "found_by_the_linter": 42,
+        "notes": [
+            "the 10 intended: GM999 on cookiecutter templates (`{{cookiecutter...}}` in path and code, LoRA's copy of",
+            "transformers' examples), not Python until rendered",
+            "the false ones: a training method named `gen_forward` in classes whose FID helper puts the generator in",
+            "`eval()` (5, imaginaire); a forward under `with contexts[mode]():`, a grad context chosen from a dict (3,",
+            "algorithmic-efficiency); a project decorator `@nograd` (simple-faster-rcnn); a model whose `forward`",
+            "enters `no_grad` itself (SPADE); an `inference()` called under `no_grad` in another file (imaginaire);",
+            "a helper method named `eval` passed as a callback under `no_grad` (imaginaire); an EMA generator in",
+            "`eval()` read as training resumed in evaluation (GM503, stylegan2-pytorch); an EMA update of",
+            "parameters frozen in another method (GM701, pytorch_GAN_zoo); an attention dropout rate from a config",
+            "field that defaults to 0 and that nothing sets (GM104, algorithmic-efficiency)",
+        ],
+    },
 }
 
 
