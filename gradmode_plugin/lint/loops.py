@@ -228,7 +228,16 @@ class _LoopAnalysis:
             calls = [sub for stmt in loop.body for sub in _own_walk(stmt) if isinstance(sub, ast.Call)]
             if not any(_trains(call) for call in calls):
                 continue
-            run = {key for call in calls if (key := _forward_key(call)) is not None}
+            # a module the loop runs only under `no_grad` (an EMA copy sampled now and then) is not trained there
+            guarded = {
+                id(sub)
+                for stmt in loop.body
+                for block in _own_walk(stmt)
+                if isinstance(block, (ast.With, ast.AsyncWith))
+                and any(self._grad_off(item.context_expr) for item in block.items)
+                for sub in _own_walk(block)
+            }
+            run = {key for call in calls if id(call) not in guarded and (key := _forward_key(call)) is not None}
             if not run or any(self._puts_back(call, owner) for call in calls):
                 continue
             for call in calls:

@@ -512,8 +512,11 @@ class ModeRules(Walk):
             or method.grad_off_statement
             or method.name in ("forward", "__call__", "__init__")
             or any(word in name for word in _TRAINING_WORDS)
+            or "forward" in name
         ):
-            return  # training code (a frozen teacher or a perceptual loss may need gradients through it)
+            # training code (a frozen teacher or a perceptual loss may need gradients through it), or a forward
+            # pass under another name (a GAN trainer's `gen_forward`), run in the mode its caller sets
+            return
         if self._called_where_grad_is_wanted(method):
             return  # also run where gradients are computed on purpose (an attack's forward-and-gradient)
         own = {key for _, key, _ in method.mode_calls}

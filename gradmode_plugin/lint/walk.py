@@ -1047,8 +1047,8 @@ class Walk(abc.ABC):
         qualname = self.imports.qualname(target)
         if qualname is None or not qualname.startswith(("torch.", "gradmode_plugin.")):
             # a project's own wrapper, named for what it does (yolov5's `smart_inference_mode`)
-            name = (qualname or dotted(target) or "").rpartition(".")[2]
-            return OFF if "no_grad" in name or "inference_mode" in name else FREE
+            name = (qualname or dotted(target) or "").rpartition(".")[2].replace("_", "").lower()
+            return OFF if "nograd" in name or "inferencemode" in name else FREE  # also a plain `@nograd`
         if qualname in names.NO_GRAD_CONTEXTS:
             return OFF
         if qualname == names.INFERENCE_MODE:
@@ -1067,12 +1067,16 @@ class Walk(abc.ABC):
     def _chosen_by_caller(node: ast.expr, scope: Scope) -> bool:
         """``with context():`` where ``context`` is an argument (of this function or one around it), or a variable
         assigned there (``context = torch.no_grad if ... else torch.inference_mode``): chosen elsewhere, unknown
-        here, so not reported."""
-        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+        here, so not reported; also one picked from a table (``with contexts[mode]():``, the table mapping each mode
+        to ``torch.no_grad`` or a null context)."""
+        if not isinstance(node, ast.Call):
+            return False
+        func = node.func.value if isinstance(node.func, ast.Subscript) else node.func
+        if not isinstance(func, ast.Name):
             return False
         where: Scope | None = scope
         while where is not None:
-            if node.func.id in where.params or node.func.id in where.assigned:
+            if func.id in where.params or func.id in where.assigned:
                 return True
             where = where.parent
         return False

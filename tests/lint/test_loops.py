@@ -247,6 +247,24 @@ CORRECT: dict[str, str] = {
             def predict(self, x):
                 return self.head(x)
         """,
+    # an EMA copy put in eval() and sampled under no_grad inside the training loop, never trained there
+    # (stylegan2-pytorch): the modules the loop trains are not left in eval()
+    "ema_sampled": """
+        import torch
+
+
+        def train(loader, generator, g_ema, g_optim, sample_z):
+            g_ema.eval()
+            for i, x in enumerate(loader):
+                loss = generator(x).mean()
+                g_optim.zero_grad()
+                loss.backward()
+                g_optim.step()
+                if i % 100 == 0:
+                    with torch.no_grad():
+                        g_ema.eval()
+                        sample = g_ema(sample_z)
+        """,
     # train() at the top of each epoch, in the evaluation, or in a training helper called in the loop
     "restored": """
         import torch

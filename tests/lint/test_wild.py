@@ -124,6 +124,34 @@ BUGS: dict[str, str] = {
             layer.eval()
             return layer(x).argmax()  # expect: GM501
         """,
+    # the same shapes as chosen_contexts.py's look-alikes, with nothing that turns gradients off: a null context,
+    # no decorator, a method run by name that is not a forward
+    "unchosen_contexts.py": """
+        import contextlib
+
+        from torch import nn
+
+
+        class Detector(nn.Module):
+            def predict(self, imgs):
+                self.eval()
+                return [self(img) for img in imgs]  # expect: GM501
+
+
+        def check(model, x):
+            model.eval()
+            with contextlib.nullcontext():
+                return model(x).argmax()  # expect: GM501
+
+
+        class Trainer:
+            def _compute_fid(self):
+                self.net_G.eval()
+                return compute_fid(self.net_G)
+
+            def sample(self, z):
+                return self.net_G(z).argmax()  # expect: GM501
+        """,
     # a Lightning step called by hand, outside a Trainer: nothing turns gradients off
     "step_by_hand.py": """
         def predict(model, loader):
@@ -547,6 +575,48 @@ CORRECT: dict[str, str] = {
                 if switch:
                     return F.dropout(inputs[0], 0.5)
                 return inputs[0]
+        """,
+    # a project's plain `@nograd` decorator (simple-faster-rcnn); a grad context picked from a table by mode
+    # (algorithmic-efficiency's `contexts[mode]`); a GAN trainer's `gen_forward`, a forward pass under another name
+    # that its caller differentiates, beside a FID helper that puts the generator in eval() (imaginaire)
+    "chosen_contexts.py": """
+        import contextlib
+
+        import torch
+        from torch import nn
+
+
+        def nograd(f):
+            def new_f(*args, **kwargs):
+                with torch.no_grad():
+                    return f(*args, **kwargs)
+
+            return new_f
+
+
+        class Detector(nn.Module):
+            @nograd
+            def predict(self, imgs):
+                self.eval()
+                return [self(img) for img in imgs]
+
+
+        def model_fn(model, x, mode):
+            contexts = {"eval": torch.no_grad, "train": contextlib.nullcontext}
+            if mode == "eval":
+                model.eval()
+            with contexts[mode]():
+                return model(x)
+
+
+        class Trainer:
+            def _compute_fid(self):
+                self.net_G.eval()
+                return compute_fid(self.net_G)
+
+            def gen_forward(self, data):
+                out = self.net_G(data)
+                return self.criterion(out)
         """,
     # a codec module holding a model in eval(): its encode/decode hand the output to whoever uses the codec, who
     # sets the grad mode (audiocraft's DAC)
