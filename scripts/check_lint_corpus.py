@@ -202,6 +202,42 @@ FIRST_CONTACT: Final[dict[int, dict]] = {
             "field that defaults to 0 and that nothing sets (GM104, algorithmic-efficiency)",
         ],
     },
+    11: {
+        "commit": "319e188",
+        "findings": 8,
+        "true": 7,
+        "intended": 0,
+        "false": 1,
+        "real_instances": 11,
+        "found_by_the_linter": 6,
+        "notes": [
+            "the false one: GM503 on a model of `Linear` layers and a graph convolution whose dropout is 0, left in",
+            "`eval()` by validation (torchquantum's example): nothing in it depends on the mode",
+            "the 5 misses: a shared `_model_loop` whose evaluation path runs without `no_grad` when reached from",
+            "`eval_model` (robustness); a Bayesian optimiser's `acquisition` running a predictor another method left",
+            "in `eval()` (ReAgent); a trainer's `predict` wrapping the forward in `torch.as_tensor(...)` (ReAgent);",
+            "an evaluation named `valid_test` run under `no_grad` with BatchNorm in training (torchquantum); an",
+            "`evaluate()` that calls `model.train()` at every batch, copied from `train()` (PyTorch-NLP)",
+        ],
+    },
+    12: {
+        "commit": "319e188",
+        "findings": 26,
+        "true": 19,
+        "intended": 0,
+        "false": 7,
+        "real_instances": 18,
+        "found_by_the_linter": 15,
+        "notes": [
+            "the false ones: GM801 on thread workers that only save audio or write text from tensors made under",
+            "`no_grad` (5, icefall's inference recipes); a profiler whose callers in other files run under",
+            "`no_grad` (icefall); a parameter-free class (buffers only) run in its `__main__` self-test",
+            "(vector-quantize-pytorch)",
+            "the 3 misses: a trainer's `run_epoch('val')` run without `no_grad` in `--test` mode (CenterNet); soft",
+            "target updates `target.detach_(); target.copy_(...)` outside `no_grad`, which reconnect the target to",
+            "the online network's graph (DeepRL's DDPG and TD3)",
+        ],
+    },
 }
 
 
