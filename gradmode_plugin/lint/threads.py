@@ -28,6 +28,16 @@ _NON_COMPUTING_METHODS: Final = frozenset(
 )  # fmt: skip
 
 
+#: What torch's packages offer to write a tensor out (``torchaudio.save``, ``torchvision.utils.save_image``,
+#: ``torchvision.io.write_png``): a worker that saves outputs made under ``no_grad`` computes nothing with them.
+_WRITERS: Final = frozenset({"save", "save_image"})
+
+
+def _writes_only(qualname: str) -> bool:
+    name = qualname.rpartition(".")[2]
+    return name in _WRITERS or name.startswith("write_")
+
+
 class ThreadRules(Walk):
     """Threads started where gradients are off, whose worker runs with them on."""
 
@@ -125,7 +135,7 @@ class ThreadRules(Walk):
                 continue
             qualname = self.imports.qualname(node.func)
             if qualname is not None:
-                if qualname.startswith("torch"):
+                if qualname.startswith("torch") and not _writes_only(qualname):
                     return True
                 continue
             root = node.func
