@@ -17,6 +17,7 @@ Both are decided once the whole module is walked, on the whole file's tree, and 
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 from collections.abc import Callable, Iterator
 from typing import Final
@@ -24,7 +25,7 @@ from typing import Final
 from gradmode_plugin.lint.grad import INFERENCE_FUNCTIONS
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.testcode import is_test_function
-from gradmode_plugin.lint.walk import FUNCTIONS, OFF, Walk, dotted, is_false, is_true, matches
+from gradmode_plugin.lint.walk import FUNCTIONS, OFF, Walk, child_nodes, dotted, is_false, is_true, matches, subnodes
 
 #: Names of evaluation functions (``fnmatch`` patterns, lower case, leading underscores dropped).
 EVALUATION_FUNCTIONS: Final = (
@@ -98,14 +99,16 @@ class _LoopAnalysis:
         self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {
             node.name: node for node in self.tree.body if isinstance(node, FUNCTIONS)
         }
-        self.classes: dict[str, ast.ClassDef] = {
-            node.name: node for node in ast.walk(self.tree) if isinstance(node, ast.ClassDef)
-        }
+        every = subnodes(self.tree)  # one walk of the whole tree for what follows
+        self.classes: dict[str, ast.ClassDef] = {node.name: node for node in every if isinstance(node, ast.ClassDef)}
         #: name -> lines where a module of that name (last component: `model` for `self.model`) is set to a mode
         self.eval_lines: dict[str, int] = {}
         self.train_lines: dict[str, int] = {}
         self.built: dict[str, tuple[int, str]] = {}  # name -> (line, class) of `name = Class(...)`
-        for node in ast.walk(self.tree):
+        #: the lines of the calls that train (`loss.backward()`, `optimizer.step()`): a function with none in its
+        #: lines has no loop that trains (GM503), and its loops are not walked
+        self.training_lines = sorted(node.lineno for node in every if isinstance(node, ast.Call) and _trains(node))
+        for node in every:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 name = _last(node.func.value)
                 if name is None:
@@ -205,7 +208,7 @@ class _LoopAnalysis:
         seen.add(cls)
         if _MODE_WORDS.search(ast.unparse(node)):
             return False
-        for sub in ast.walk(node):
+        for sub in subnodes(node):
             if isinstance(sub, ast.Call):
                 called = _class_name(sub.func)
                 if called is None or called in _MODE_FREE_LAYERS or called == "super":
@@ -223,6 +226,9 @@ class _LoopAnalysis:
         self, owner: ast.ClassDef | None, node: ast.FunctionDef | ast.AsyncFunctionDef
     ) -> None:
         if self._is_evaluation(node.name):
+            return
+        first = bisect.bisect_left(self.training_lines, node.lineno)
+        if first == len(self.training_lines) or self.training_lines[first] > (node.end_lineno or node.lineno):
             return
         for loop in _loops(node):
             calls = [sub for stmt in loop.body for sub in _own_walk(stmt) if isinstance(sub, ast.Call)]
@@ -272,7 +278,7 @@ class _LoopAnalysis:
         params = [a.arg for a in callee.args.args]
         if params and params[0] == "self" and owner is not None:
             params = params[1:]
-        for sub in ast.walk(callee):
+        for sub in subnodes(callee):
             if not (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr == "eval"):
                 continue
             if sub.args:
@@ -340,7 +346,7 @@ def _written_call(call: ast.Call) -> str:
 def _sets_a_mode(node: ast.AST) -> bool:
     return any(
         isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr in ("eval", "train")
-        for sub in ast.walk(node)
+        for sub in subnodes(node)
     )
 
 
@@ -350,7 +356,7 @@ def _calls_train(node: ast.AST) -> bool:
         and isinstance(sub.func, ast.Attribute)
         and sub.func.attr == "train"
         and not (sub.args and is_false(sub.args[0]))
-        for sub in ast.walk(node)
+        for sub in subnodes(node)
     )
 
 
@@ -363,15 +369,16 @@ def _trains(call: ast.Call) -> bool:
     return call.func.attr == "step" and "opt" in ast.unparse(call).lower()
 
 
+_NESTED: Final = (*FUNCTIONS, ast.ClassDef)
+
+
 def _own_walk(node: ast.AST) -> Iterator[ast.AST]:
     """Every node under ``node``, less nested functions and classes."""
     stack = [node]
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(
-            child for child in ast.iter_child_nodes(current) if not isinstance(child, (*FUNCTIONS, ast.ClassDef))
-        )
+        stack += [child for child in child_nodes(current) if not isinstance(child, _NESTED)]
 
 
 def _loops(node: ast.AST) -> Iterator[ast.For | ast.AsyncFor | ast.While]:

@@ -161,7 +161,7 @@ class ClassScope:
             counts: dict[str, int] = {}
             values: dict[str, ast.expr] = {}
             for name, fn in self.methods.items():
-                for node in ast.walk(fn):
+                for node in subnodes(fn):
                     if isinstance(node, ast.Assign):
                         targets = node.targets
                     elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
@@ -183,7 +183,7 @@ class ClassScope:
         ``_eval_step``); dunders and ``forward`` never are."""
         callers: dict[str, set[str]] = {}
         for caller, fn in self.methods.items():
-            for node in ast.walk(fn):
+            for node in subnodes(fn):
                 if (
                     isinstance(node, ast.Call)
                     and isinstance(node.func, ast.Attribute)
@@ -381,7 +381,7 @@ def module_classes(tree: ast.Module) -> frozenset[str]:
 
 def mentions_training(node: ast.expr) -> bool:
     """Whether an expression reads the training flag (``self.training``, a ``training``/``is_train`` argument)."""
-    for sub in ast.walk(node):
+    for sub in subnodes(node):
         if isinstance(sub, ast.Attribute) and "train" in sub.attr.lower():
             return True
         if isinstance(sub, ast.Name) and "train" in sub.id.lower():
@@ -420,7 +420,7 @@ _SKIPPED_FIELDS: Final = frozenset({"ctx", "type_comment"})
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def _children(node: ast.AST) -> list[ast.AST]:
+def child_nodes(node: ast.AST) -> list[ast.AST]:
     """The child nodes, in source order, less expression contexts (``Load``/``Store``): faster than
     ``ast.iter_child_nodes``."""
     kind = type(node)
@@ -431,10 +431,20 @@ def _children(node: ast.AST) -> list[ast.AST]:
     for name in fields:
         value = getattr(node, name, None)
         if isinstance(value, list):
-            children.extend(item for item in value if isinstance(item, ast.AST))
+            children += [item for item in value if isinstance(item, ast.AST)]
         elif isinstance(value, ast.AST):
             children.append(value)
     return children
+
+
+def subnodes(node: ast.AST) -> list[ast.AST]:
+    """``node`` and every node under it in ``ast.walk``'s order (breadth first), less expression contexts: about
+    half the time of ``ast.walk`` (its two generators per node), for the checks that look through a whole
+    expression or function."""
+    nodes = [node]
+    for current in nodes:  # the list grows as it is read: breadth first
+        nodes += child_nodes(current)
+    return nodes
 
 
 class Walk(abc.ABC):
@@ -687,7 +697,7 @@ class Walk(abc.ABC):
                 continue
             handler = handlers.get(kind)
             if handler is None or handler(node, ctx, stack):
-                children = _children(node)
+                children = child_nodes(node)
                 children.reverse()
                 stack.extend((child, ctx) for child in children)
 
@@ -1156,7 +1166,7 @@ def _reads_self_training(node: ast.expr) -> bool:
         and sub.attr == "training"
         and isinstance(sub.value, ast.Name)
         and sub.value.id == "self"
-        for sub in ast.walk(node)
+        for sub in subnodes(node)
     )
 
 
