@@ -18,6 +18,8 @@ import ast
 from collections.abc import Callable
 from typing import Final
 
+from gradmode_plugin.lint.nodes import child_nodes
+
 # Grad mode set around a piece of code (gradmode_plugin.lint.walk has the full list).
 FREE: Final = 0  # nothing said: whatever the caller set
 OFF: Final = 1  # no_grad, inference_mode, set_grad_enabled(False)
@@ -108,7 +110,7 @@ class CallIndex:
         key = self._reference(node, self_cls)
         if key is not None:  # a function named but not called here (a callback): its callers are unknown
             self.sites.setdefault(key, []).append((None, FREE, None))
-        for child in ast.iter_child_nodes(node):
+        for child in child_nodes(node):
             self._visit(child, cur, None, self_cls, grad)
 
     @staticmethod

@@ -23,9 +23,10 @@ from collections.abc import Callable, Iterator
 from typing import Final
 
 from gradmode_plugin.lint.grad import INFERENCE_FUNCTIONS
+from gradmode_plugin.lint.nodes import child_nodes, subnodes
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.testcode import is_test_function
-from gradmode_plugin.lint.walk import FUNCTIONS, OFF, Walk, child_nodes, dotted, is_false, is_true, matches, subnodes
+from gradmode_plugin.lint.walk import FUNCTIONS, OFF, Walk, dotted, is_false, is_true, matches
 
 #: Names of evaluation functions (``fnmatch`` patterns, lower case, leading underscores dropped).
 EVALUATION_FUNCTIONS: Final = (

@@ -1,0 +1,46 @@
+"""Walks of a syntax tree faster than :mod:`ast`'s: a node's children as one list, and every node under one in
+``ast.walk``'s order, less the expression contexts (``Load``/``Store``) no rule looks at.
+
+``ast.walk`` runs two generators per node (``iter_child_nodes`` over ``iter_fields``); these read each node type's
+fields once and build lists, in about half the time: the analysis walks the same trees many times.
+
+Example:
+    >>> import ast
+    >>> [type(node).__name__ for node in subnodes(ast.parse("f(x)", mode="eval").body)]
+    ['Call', 'Name', 'Name']
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Final
+
+_SKIPPED_FIELDS: Final = frozenset({"ctx", "type_comment"})
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def child_nodes(node: ast.AST) -> list[ast.AST]:
+    """The child nodes, in source order, less expression contexts (``Load``/``Store``): faster than
+    ``ast.iter_child_nodes``."""
+    kind = type(node)
+    fields = _FIELDS.get(kind)
+    if fields is None:
+        fields = _FIELDS[kind] = tuple(name for name in kind._fields if name not in _SKIPPED_FIELDS)
+    children: list[ast.AST] = []
+    for name in fields:
+        value = getattr(node, name, None)
+        if isinstance(value, list):
+            children += [item for item in value if isinstance(item, ast.AST)]
+        elif isinstance(value, ast.AST):
+            children.append(value)
+    return children
+
+
+def subnodes(node: ast.AST) -> list[ast.AST]:
+    """``node`` and every node under it in ``ast.walk``'s order (breadth first), less expression contexts: about
+    half the time of ``ast.walk`` (its two generators per node), for the checks that look through a whole
+    expression or function."""
+    nodes = [node]
+    for current in nodes:  # the list grows as it is read: breadth first
+        nodes += child_nodes(current)
+    return nodes
