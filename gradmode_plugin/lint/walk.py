@@ -338,6 +338,8 @@ class Ctx(NamedTuple):
     tests: tuple[tuple[ast.expr, bool], ...] = ()
 
 
+#: Nodes the walk has nothing to do at, nor under.
+_LEAVES: Final = frozenset({ast.Name, ast.Constant})
 #: What a handler of the walk is given besides the node: the stack of nodes still to walk.
 Stack = list[tuple[ast.AST, Ctx]]
 
@@ -677,9 +679,8 @@ class Walk(abc.ABC):
                 continue
             handler = handlers.get(kind)
             if handler is None or handler(node, ctx, stack):
-                children = child_nodes(node)
-                children.reverse()
-                stack.extend((child, ctx) for child in children)
+                # names and constants (a third of the nodes) have no handler and no child: not pushed
+                stack += [(child, ctx) for child in reversed(child_nodes(node)) if type(child) not in _LEAVES]
 
     @staticmethod
     def _push_body(stack: Stack, body: list[ast.stmt], ctx: Ctx) -> None:
