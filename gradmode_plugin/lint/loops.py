@@ -168,23 +168,20 @@ class _LoopAnalysis:
     ) -> None:
         if not self._is_evaluation(node.name) or _sets_a_mode(node):
             return
-        # a module's own submodules (`self.head` in a policy's `predict_action`) are in the mode of the module,
-        # which whoever uses it sets (`policy.eval()`, `from_pretrained`)
-        submodules_follow = owner is not None and owner.name in self.walk.module_classes
         decorated = any(self._grad_off(d, True) for d in node.decorator_list)
         for call in _calls_under_no_grad(node, self._grad_off, decorated):
             key = dotted(call.func.value) if _is_forward(call.func) else dotted(call.func)
-            if (
-                key is None
-                or key.startswith(("torch.", "F.", "np."))
-                or (submodules_follow and key.startswith("self."))
-            ):
+            if key is None or key.startswith(("torch.", "F.", "np.")):
                 continue
             name = key.rpartition(".")[2]
             if name in self.eval_lines or name == "self":
                 continue
             evidence = self._training_evidence(name)
             if evidence is None:
+                continue
+            if key.startswith("self.") and owner is not None and owner.name in self.walk.module_classes:
+                # a module's own submodule (`self.head` in a policy's `predict_action`) is in the module's mode,
+                # which whoever uses it sets (`policy.eval()`, `from_pretrained`)
                 continue
             message = RULES_BY_CODE["GM502"].message(call=f"{key}(...)", module=key, function=node.name, why=evidence)
             self.walk.report(call, "GM502", message)
