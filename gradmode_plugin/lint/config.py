@@ -99,12 +99,7 @@ _LOWER_BOUND: Final = re.compile(r"^\s*(>=|~=|==|>)\s*3\.(\d+)")
 @functools.lru_cache(maxsize=256)
 def required_python(folder: Path) -> tuple[str, tuple[int, int]] | None:
     """What the nearest ``pyproject.toml`` from ``folder`` up says of Python (``[project] requires-python``), with
-    the oldest version it allows: ``(">=3.12", (3, 12))``; None where it says nothing of a Python 3 version.
-
-    Example:
-        >>> required_python(Path("/")) is None or isinstance(required_python(Path("/")), tuple)
-        True
-    """
+    the oldest version it allows: ``(">=3.12", (3, 12))``; None where it says nothing of a Python 3 version."""
     for candidate in (folder, *folder.parents):
         path = candidate / "pyproject.toml"
         if not path.is_file():

@@ -12,6 +12,7 @@ import ast
 
 from gradmode_plugin.lint import names
 from gradmode_plugin.lint.calls import Def
+from gradmode_plugin.lint.nodes import subnodes
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.walk import (
     FUNCTIONS,
@@ -237,7 +238,7 @@ def _per_call_switch(test: ast.expr, scope: Scope, probability: ast.expr | None)
         return False
     if switches & scope.params:
         return True
-    for sub in ast.walk(node):
+    for sub in subnodes(node):
         if not isinstance(sub, ast.Assign) or len(sub.targets) != 1:
             continue
         target, value = sub.targets[0], sub.value

@@ -510,9 +510,9 @@ class ModeRules(Walk):
             or method.wants_grad
             or method.decorator_grad != FREE
             or method.grad_off_statement
-            or method.name in ("forward", "__call__", "__init__")
-            or any(word in name for word in _TRAINING_WORDS)
+            or method.name in ("__call__", "__init__")
             or "forward" in name
+            or any(word in name for word in _TRAINING_WORDS)
         ):
             # training code (a frozen teacher or a perceptual loss may need gradients through it), or a forward
             # pass under another name (a GAN trainer's `gen_forward`), run in the mode its caller sets

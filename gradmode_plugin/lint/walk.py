@@ -373,7 +373,7 @@ def module_classes(tree: ast.Module) -> frozenset[str]:
     """The classes a file defines that are torch modules, as far as it shows: on a base named ``*Module``
     (``nn.Module``, ``LightningModule``), on such a class of the file, or with a ``forward`` of their own (torch's
     protocol for a module; their base may come from another file)."""
-    classes = [node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)]
+    classes = [node for node in subnodes(tree) if isinstance(node, ast.ClassDef)]
     found = {
         node.name
         for node in classes
