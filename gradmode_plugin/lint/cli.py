@@ -104,9 +104,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path, reason in result.unparsable:
         sys.stderr.write(f"gradmode-lint: {path}: skipped, {reason}\n")
     if args.format == "text":
+        skipped = f", {len(result.unparsable)} not checked" if result.unparsable else ""
         sys.stderr.write(
             f"gradmode-lint: {len(result.findings)} finding(s) in {len({f.path for f in result.findings})} "
-            f"file(s), {result.files} file(s) checked\n"
+            f"file(s), {result.files - len(result.unparsable)} file(s) checked{skipped}\n"
         )
     # a file that could not be read was not checked: not a clean run
     failed = result.findings or result.unparsable

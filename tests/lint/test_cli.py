@@ -254,6 +254,7 @@ def test_newer_syntax_a_project_requires_is_told_not_checked_rather_than_a_findi
     here = f"{sys.version_info[0]}.{sys.version_info[1]}"
     assert f"aliases.py: skipped, cannot be parsed by Python {here}" in run.stderr
     assert f"requires Python >={newer}: run gradmode-lint with that Python to check it" in run.stderr
+    assert "0 file(s) checked, 1 not checked" in run.stderr
     (tmp_path / "pyproject.toml").write_text(f'[project]\nname = "p"\nrequires-python = ">={here}, <4"\n')
     assert run_lint(tmp_path, ".").findings() == {("aliases.py", 1, "GM999")}
 
