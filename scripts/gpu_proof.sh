@@ -90,8 +90,28 @@ else
   limits=(240 150 240)
 fi
 
-# The GPU tests; without a GPU each one skips, saying why.
-step pytest_gpu "${limits[0]}" "$py" -m pytest tests/gpu -m gpu -p no:cacheprovider -q -rA
+# The GPU tests; without a GPU each one skips, saying why. Their results are also written as JUnit XML as each test
+# ends, so they stand on their own when the process fails after its tests (it has aborted while exiting, in the
+# garbage collection after torch.compile's worker pool started).
+step pytest_gpu "${limits[0]}" "$py" -m pytest tests/gpu -m gpu -p no:cacheprovider -q -rA \
+  --junitxml "$work/pytest_gpu.xml"
+"$py" - "$work/pytest_gpu.xml" <<'PY' 2>&1 | tee -a "$summary"
+import sys
+import xml.etree.ElementTree as ElementTree
+
+try:
+    cases = list(ElementTree.parse(sys.argv[1]).getroot().iter("testcase"))
+except (OSError, ElementTree.ParseError) as err:
+    print(f"    tests: no JUnit results ({err})")
+    raise SystemExit(0)
+counts = {"passed": 0, "failed": 0, "errors": 0, "skipped": 0}
+outcome = {"failure": "failed", "error": "errors", "skipped": "skipped"}
+for case in cases:
+    found = [outcome[child.tag] for child in case if child.tag in outcome]
+    counts[found[0] if found else "passed"] += 1
+print("    tests (pytest_gpu.xml): " + ", ".join(f"{n} {word}" for word, n in counts.items()))
+PY
+pack
 step bench_memory "${limits[1]}" "$py" scripts/bench_memory.py "${memory_args[@]}" --out "$work"
 step bench_overhead "${limits[2]}" "$py" scripts/bench_overhead.py "${overhead_args[@]}" --out "$work"
 
