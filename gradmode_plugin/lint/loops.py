@@ -62,7 +62,9 @@ _MODE_FREE_LAYERS: Final = frozenset(
     }
 )  # fmt: skip
 _MODE_WORDS: Final = re.compile(r"[Dd]ropout|BatchNorm|batch_norm|InstanceNorm|\.training\b|RNN|LSTM|GRU|Drop")
-_TRAINING_CALL: Final = re.compile(r"train", re.IGNORECASE)
+#: A call named for training (``train_one_epoch``, ``run_training``, ``trainEpoch``, ``pretrain``), which may put
+#: the model back in training; not ``save_pretrained``/``from_pretrained`` or ``constrain``, which name no training.
+_TRAINING_CALL: Final = re.compile(r"(?:^|_)(?:pre)?[tT]rain(?!ed)|(?<=[a-z])Train(?!ed)")
 #: Words of a module path that say it holds models (``models.resnet``, ``unet``, ``arch``): a whole word of the
 #: path, not a part of one (``beam_search`` names no architecture).
 _MODEL_WORDS: Final = frozenset({"network", "networks", "arch", "archs", "architecture", "architectures", "modeling"})
@@ -228,6 +230,7 @@ class _LoopAnalysis:
         first = bisect.bisect_left(self.training_lines, node.lineno)
         if first == len(self.training_lines) or self.training_lines[first] > (node.end_lineno or node.lineno):
             return
+        reported: set[int] = set()  # a call in nested loops that both train is one finding, on the outer loop
         for loop in _loops(node):
             calls = [sub for stmt in loop.body for sub in _own_walk(stmt) if isinstance(sub, ast.Call)]
             if not any(_trains(call) for call in calls):
@@ -247,11 +250,13 @@ class _LoopAnalysis:
             for call in calls:
                 found = self._leaves_in_eval(call, owner, run)
                 if found is not None:
-                    module, line = found
-                    message = RULES_BY_CODE["GM503"].message(
-                        call=_written_call(call), module=module, line=line, loop=loop.lineno
-                    )
-                    self.walk.report(call, "GM503", message)
+                    if id(call) not in reported:
+                        reported.add(id(call))
+                        module, line = found
+                        message = RULES_BY_CODE["GM503"].message(
+                            call=_written_call(call), module=module, line=line, loop=loop.lineno
+                        )
+                        self.walk.report(call, "GM503", message)
                     break
 
     def _puts_back(self, call: ast.Call, owner: ast.ClassDef | None) -> bool:
@@ -380,7 +385,8 @@ def _own_walk(node: ast.AST) -> Iterator[ast.AST]:
 
 
 def _loops(node: ast.AST) -> Iterator[ast.For | ast.AsyncFor | ast.While]:
-    """The outermost loops of a function (the loop whose iterations run training and evaluation in turn)."""
+    """The loops of a function, each before the loops inside it (an epoch loop, then its step loop: either may run
+    training and evaluation in turn)."""
     for sub in _own_walk(node):
         if isinstance(sub, (ast.For, ast.AsyncFor, ast.While)):
             yield sub
