@@ -17,7 +17,6 @@ Both are decided once the whole module is walked, on the whole file's tree, and 
 from __future__ import annotations
 
 import ast
-import bisect
 import re
 from collections.abc import Callable, Iterator
 from typing import Final
@@ -108,9 +107,9 @@ class _LoopAnalysis:
         self.eval_lines: dict[str, int] = {}
         self.train_lines: dict[str, int] = {}
         self.built: dict[str, tuple[int, str]] = {}  # name -> (line, class) of `name = Class(...)`
-        #: the lines of the calls that train (`loss.backward()`, `optimizer.step()`): a function with none in its
-        #: lines has no loop that trains (GM503), and its loops are not walked
-        self.training_lines = sorted(node.lineno for node in every if isinstance(node, ast.Call) and _trains(node))
+        #: whether a call of the file trains (`loss.backward()`, `optimizer.step()`): without one no loop trains
+        #: (GM503; a loop trains where it calls one, or calls a function of the file that does), and none is walked
+        self.trains = any(isinstance(node, ast.Call) and _trains(node) for node in every)
         for node in every:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 name = _last(node.func.value)
@@ -227,14 +226,17 @@ class _LoopAnalysis:
     ) -> None:
         if self._is_evaluation(node.name):
             return
-        first = bisect.bisect_left(self.training_lines, node.lineno)
-        if first == len(self.training_lines) or self.training_lines[first] > (node.end_lineno or node.lineno):
+        if not self.trains:
             return
         reported: set[int] = set()  # a call in nested loops that both train is one finding, on the outer loop
         for loop in _loops(node):
             calls = [sub for stmt in loop.body for sub in _own_walk(stmt) if isinstance(sub, ast.Call)]
+            helper_runs: set[str] = set()
             if not any(_trains(call) for call in calls):
-                continue
+                found = self._trained_in_helpers(calls, owner)
+                if found is None:
+                    continue
+                helper_runs = found
             # a module the loop runs only under `no_grad` (an EMA copy sampled now and then) is not trained there
             guarded = {
                 id(sub)
@@ -245,6 +247,7 @@ class _LoopAnalysis:
                 for sub in _own_walk(block)
             }
             run = {key for call in calls if id(call) not in guarded and (key := _forward_key(call)) is not None}
+            run |= helper_runs
             if not run or any(self._puts_back(call, owner) for call in calls):
                 continue
             for call in calls:
@@ -259,16 +262,61 @@ class _LoopAnalysis:
                         self.walk.report(call, "GM503", message)
                     break
 
+    def _trained_in_helpers(self, calls: list[ast.Call], owner: ast.ClassDef | None) -> set[str] | None:
+        """The modules run by the functions of the file the loop calls that train (``self._train_step(batch)``,
+        ``train_step(model, batch, optimizer)``: a ``backward()`` or an optimizer's ``step()`` in them), as the
+        loop names them; None where no function it calls trains."""
+        runs: set[str] | None = None
+        for call in calls:
+            callee = self._callee(dotted(call.func) or "", owner)
+            if callee is None:
+                continue
+            inner = [sub for sub in subnodes(callee) if isinstance(sub, ast.Call)]
+            if not any(_trains(sub) for sub in inner):
+                continue
+            runs = runs or set()
+            params = _params(callee, owner)
+            for sub in inner:
+                key = _forward_key(sub)
+                if key in params:  # `train_step(model, ...)`: the argument passed for it
+                    passed = _argument(call, params, key)
+                    key = dotted(passed) if passed is not None else None
+                if key is not None:
+                    runs.add(key)
+        return runs
+
     def _puts_back(self, call: ast.Call, owner: ast.ClassDef | None) -> bool:
-        """Whether a call in the loop may put a module back in training: ``.train(...)``, a call named for
-        training, or a function of the file that calls ``.train(``."""
+        """Whether a call in the loop may put a module back in training: ``.train(...)``, a function of the file
+        that calls ``.train(`` (itself or through the file's functions it calls), or, where the function is not
+        in the file, a call named for training."""
         name = dotted(call.func) or ""
         if isinstance(call.func, ast.Attribute) and call.func.attr == "train":
             return True
-        if _TRAINING_CALL.search(name.rpartition(".")[2]):
-            return True
         callee = self._callee(name, owner)
-        return callee is not None and _calls_train(callee)
+        if callee is not None:  # what it does is in the file: read it rather than its name
+            if _sets_a_mode(callee) and any(isinstance(sub, ast.Call) and _trains(sub) for sub in subnodes(callee)):
+                return True  # a training step that sets the mode it trains in itself (eval() in a linear probe)
+            return self._reaches_train(callee, owner, depth=3)
+        return _named_for_training(name)
+
+    def _reaches_train(
+        self, function: ast.FunctionDef | ast.AsyncFunctionDef, owner: ast.ClassDef | None, depth: int
+    ) -> bool:
+        if _calls_train(function):
+            return True
+        if depth == 0:
+            return False
+        for sub in subnodes(function):
+            if isinstance(sub, ast.Call) and sub is not function:
+                name = dotted(sub.func) or ""
+                callee = self._callee(name, owner)
+                if callee is None:
+                    if _named_for_training(name):
+                        return True  # a training helper from elsewhere, trusted by its name as in the loop
+                    continue
+                if callee is not function and self._reaches_train(callee, owner, depth - 1):
+                    return True
+        return False
 
     def _leaves_in_eval(self, call: ast.Call, owner: ast.ClassDef | None, run: set[str]) -> tuple[str, int] | None:
         """The module a call leaves in ``eval()`` and the line where, if it is one the loop runs."""
@@ -278,9 +326,7 @@ class _LoopAnalysis:
         callee = self._callee(dotted(call.func) or "", owner)
         if callee is None or _calls_train(callee):
             return None
-        params = [a.arg for a in callee.args.args]
-        if params and params[0] == "self" and owner is not None:
-            params = params[1:]
+        params = _params(callee, owner)
         for sub in subnodes(callee):
             if not (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr == "eval"):
                 continue
@@ -290,9 +336,7 @@ class _LoopAnalysis:
             if inner is None:
                 continue
             if inner in params:  # `evaluate(model)`: the argument passed for it
-                index = params.index(inner)
-                passed = call.args[index] if index < len(call.args) else None
-                passed = next((k.value for k in call.keywords if k.arg == inner), passed)
+                passed = _argument(call, params, inner)
                 key = dotted(passed) if passed is not None else None
             else:
                 key = inner if inner.startswith("self.") else None
@@ -351,6 +395,28 @@ def _sets_a_mode(node: ast.AST) -> bool:
         isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr in ("eval", "train")
         for sub in subnodes(node)
     )
+
+
+def _named_for_training(name: str) -> bool:
+    """A call whose name says it trains (``train_one_epoch``, ``utils.set_training_mode``), not an event announcing
+    training (``callbacks.on_train_end``, ``on_train_batch_start``), whose hooks log and stop rather than train."""
+    last = name.rpartition(".")[2]
+    return not last.startswith("on_") and bool(_TRAINING_CALL.search(last))
+
+
+def _params(function: ast.FunctionDef | ast.AsyncFunctionDef, owner: ast.ClassDef | None) -> list[str]:
+    """A function's positional parameters, less a method's ``self``."""
+    params = [a.arg for a in function.args.args]
+    if params and params[0] == "self" and owner is not None:
+        params = params[1:]
+    return params
+
+
+def _argument(call: ast.Call, params: list[str], name: str) -> ast.expr | None:
+    """What ``call`` passes for the parameter ``name`` (by position or keyword)."""
+    index = params.index(name)
+    passed = call.args[index] if index < len(call.args) else None
+    return next((k.value for k in call.keywords if k.arg == name), passed)
 
 
 def _calls_train(node: ast.AST) -> bool:

