@@ -425,12 +425,6 @@ CORRECT: dict[str, str] = {
                 evaluate(model, loader)
 
 
-        def fit_ema_with_helper(model, ema_model, loader, optimizer, epochs):
-            for epoch in range(epochs):
-                train_one_epoch(model, loader, optimizer)
-                evaluate(ema_model, loader)
-
-
         def train_linear_probe(loader, model, optimizer):
             model.eval()  # frozen features: BatchNorm statistics must not move (MoCo's linear classification)
             for x in loader:
