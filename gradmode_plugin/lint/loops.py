@@ -271,12 +271,13 @@ class _LoopAnalysis:
             callee = self._callee(dotted(call.func) or "", owner)
             if callee is None:
                 continue
-            inner = [sub for sub in subnodes(callee) if isinstance(sub, ast.Call)]
-            if not any(_trains(sub) for sub in inner):
+            if not _trains_inside(callee):
                 continue
             runs = runs or set()
             params = _params(callee, owner)
-            for sub in inner:
+            for sub in subnodes(callee):
+                if not isinstance(sub, ast.Call):
+                    continue
                 key = _forward_key(sub)
                 if key in params:  # `train_step(model, ...)`: the argument passed for it
                     passed = _argument(call, params, key)
@@ -294,7 +295,7 @@ class _LoopAnalysis:
             return True
         callee = self._callee(name, owner)
         if callee is not None:  # what it does is in the file: read it rather than its name
-            if _sets_a_mode(callee) and any(isinstance(sub, ast.Call) and _trains(sub) for sub in subnodes(callee)):
+            if _sets_a_mode(callee) and _trains_inside(callee):
                 return True  # a training step that sets the mode it trains in itself (eval() in a linear probe)
             return self._reaches_train(callee, owner, depth=3)
         return _named_for_training(name)
@@ -307,7 +308,7 @@ class _LoopAnalysis:
         if depth == 0:
             return False
         for sub in subnodes(function):
-            if isinstance(sub, ast.Call) and sub is not function:
+            if isinstance(sub, ast.Call):
                 name = dotted(sub.func) or ""
                 callee = self._callee(name, owner)
                 if callee is None:
@@ -395,6 +396,11 @@ def _sets_a_mode(node: ast.AST) -> bool:
         isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr in ("eval", "train")
         for sub in subnodes(node)
     )
+
+
+def _trains_inside(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a function trains: a ``backward()`` or an optimizer's ``step()`` in it."""
+    return any(isinstance(sub, ast.Call) and _trains(sub) for sub in subnodes(function))
 
 
 def _named_for_training(name: str) -> bool:
