@@ -271,13 +271,12 @@ class _LoopAnalysis:
             callee = self._callee(dotted(call.func) or "", owner)
             if callee is None:
                 continue
-            if not _trains_inside(callee):
+            inner = [sub for sub in subnodes(callee) if isinstance(sub, ast.Call)]  # one walk for both questions
+            if not any(_trains(sub) for sub in inner):
                 continue
             runs = runs or set()
             params = _params(callee, owner)
-            for sub in subnodes(callee):
-                if not isinstance(sub, ast.Call):
-                    continue
+            for sub in inner:
                 key = _forward_key(sub)
                 if key in params:  # `train_step(model, ...)`: the argument passed for it
                     passed = _argument(call, params, key)
