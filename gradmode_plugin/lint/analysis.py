@@ -32,9 +32,10 @@ class _Analysis(DropoutRules, ModeRules, GradRules, ParamRules, ThreadRules, Leg
 
 
 def check_source(
-    source: str | bytes, path: str, eval_functions: tuple[str, ...] = (), tests: bool = False
+    source: str | bytes, path: str, eval_functions: tuple[str, ...] = (), tests: bool = False, compiled: bool = False
 ) -> list[Finding]:
-    """Every finding in a module's source, sorted by position (``noqa`` not applied).
+    """Every finding in a module's source, sorted by position (``noqa`` not applied); ``compiled``: this Python has
+    compiled the file already, so the pieces no rule looks at need no syntax check.
 
     Raises:
         SyntaxError: the source does not parse (also for null bytes).
@@ -46,7 +47,7 @@ def check_source(
         # the imports, once parsed
         # `.eval()`: the module may be run in any function, and followed into the functions it is passed to
         whole = b"Thread" in data or aliased_import(data) or triggers.any_eval()
-        tree = parse_relevant(data, triggers, whole, path)
+        tree = parse_relevant(data, triggers, whole, path, compiled)
     except ValueError as err:  # null bytes
         raise SyntaxError(str(err)) from err
     return _Analysis(tree, data, triggers, path, eval_functions, tests, whole).run()

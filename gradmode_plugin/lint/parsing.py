@@ -81,10 +81,13 @@ def check_syntax(source: bytes, path: str = "<unknown>", first_line: int = 1) ->
         raise SyntaxError(str(err)) from err
 
 
-def parse_relevant(source: bytes, triggers: Triggers, whole: bool, path: str = "<unknown>") -> ast.Module:
+def parse_relevant(
+    source: bytes, triggers: Triggers, whole: bool, path: str = "<unknown>", compiled: bool = False
+) -> ast.Module:
     """A module holding the statements of ``source`` a rule may look at (the first piece, and every piece with a
     trigger), with their own line numbers; the whole module where ``whole`` (or the file declares an encoding). The
-    other pieces are checked for syntax.
+    other pieces are checked for syntax, unless ``compiled``: this Python compiled the file already
+    (:mod:`gradmode_plugin.lint.bytecode`).
 
     Raises:
         SyntaxError: the file does not parse (as ``ast.parse`` would).
@@ -103,7 +106,7 @@ def parse_relevant(source: bytes, triggers: Triggers, whole: bool, path: str = "
         try:
             if start == 0 or triggers.in_bytes(start, end):
                 body.extend(ast.parse(b"\n" * (line - 1) + piece, filename=path).body)
-            else:
+            elif not compiled:
                 check_syntax(piece, path, line)
         except (SyntaxError, ValueError):
             return ast.parse(source, filename=path)  # a cut in the wrong place, or an error: the whole file decides

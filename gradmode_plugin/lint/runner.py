@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Final
 
 from gradmode_plugin.lint.analysis import Finding, check_source
+from gradmode_plugin.lint.bytecode import compiled_by_this_python
 from gradmode_plugin.lint.config import required_python
 from gradmode_plugin.lint.noqa import suppressed
 from gradmode_plugin.lint.parsing import check_syntax
@@ -116,6 +117,7 @@ def _lint_files(
         result.files += 1
         try:
             with open(path, "rb") as file:
+                stat = os.fstat(file.fileno())
                 source = file.read()
         except OSError as err:
             result.unparsable.append((path, f"cannot be read: {err.strerror}"))
@@ -123,9 +125,11 @@ def _lint_files(
         findings = _undecodable(source, path)
         if not findings:
             try:
+                # a file this Python compiled has no syntax error: only what a rule looks at is parsed
+                compiled = compiled_by_this_python(path, source, stat)
                 if may_find(source):
-                    findings = check_source(source, path, eval_functions, tests)
-                else:  # no rule's word in it: no rule's finding, but a syntax error is one
+                    findings = check_source(source, path, eval_functions, tests, compiled)
+                elif not compiled:  # no rule's word in it: no rule's finding, but a syntax error is one
                     check_syntax(source, path)
             except SyntaxError as err:
                 newer = _newer_python(path)
