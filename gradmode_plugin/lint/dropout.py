@@ -121,7 +121,9 @@ class DropoutRules(Walk):
         """Whether a dropout probability is 0 whenever it matters: a name set to 0 under a test of training
         (``if not training: dropout_p = 0.0``, as torch's own functional attention does), or a parameter whose
         default is 0 that no call in the module passes anything else for (noise dropout a sampler's caller opts
-        into)."""
+        into), or a rate chosen by the mode itself (``self.p if self.training else 0.0``)."""
+        if _zero_unless_training(p):
+            return True
         if not isinstance(p, ast.Name):
             return False
         if any(under_training and _is_zero(value) for value, under_training, _ in scope.assigned.get(p.id, ())):
@@ -140,7 +142,7 @@ class DropoutRules(Walk):
             if call is None:
                 continue
             passed = _passed(call, definition, p.id)
-            if passed is None or _is_zero(passed):
+            if passed is None or _is_zero(passed) or _zero_unless_training(passed):
                 continue
             if (
                 isinstance(passed, ast.Name)
@@ -275,6 +277,27 @@ def _static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 def _splat(call: ast.Call) -> bool:
     """Whether arguments are passed by ``*args``/``**kwargs`` (what they hold is unknown)."""
     return any(isinstance(arg, ast.Starred) for arg in call.args) or any(kw.arg is None for kw in call.keywords)
+
+
+def _zero_unless_training(value: ast.expr | None) -> bool:
+    """``rate if self.training else 0.0`` (or ``0.0 if not training else rate``, or ``rate if self.training and
+    flag else 0``): a value that is 0 whenever the module evaluates."""
+    if not isinstance(value, ast.IfExp):
+        return False
+    test, negated = value.test, False
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, negated = test.operand, True
+    flags = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) and not negated else [test]
+    if not any(_training_flag(flag) for flag in flags):
+        return False
+    return _is_zero(value.body if negated else value.orelse)
+
+
+def _training_flag(node: ast.expr) -> bool:
+    """``self.training``, ``model.training`` or a ``training`` argument: the module's mode itself."""
+    return (isinstance(node, ast.Attribute) and node.attr == "training") or (
+        isinstance(node, ast.Name) and node.id == "training"
+    )
 
 
 def _is_zero(node: ast.expr | None) -> bool:

@@ -8,10 +8,10 @@ Both are decided once the whole module is walked, on the whole file's tree, and 
   puts a module of that name in ``eval()`` (or ``train(False)``), the function sets no mode at all, and the file shows
   the module in training mode: it calls ``<name>.train()`` elsewhere, or builds it from a class and never sets its
   mode. A module whose class, defined in the file, has no mode-dependent layer is left alone.
-- GM503: a loop that trains (``backward()`` or an optimizer's ``step()`` in its body) runs a module, and calls a
-  function of this file (or a method of its class) that puts that module in ``eval()`` and never back in training,
-  or puts it in ``eval()`` itself; and nothing in the loop puts anything back in training (no ``.train(`` call,
-  no call of a function of the file that makes one, no call named for training).
+- GM503: a loop that trains (an optimizer's ``step()`` in its body, or a function of the file it calls that trains)
+  runs a module, and calls a function of this file (or a method of its class) that puts that module in ``eval()``
+  and never back in training, or puts it in ``eval()`` itself; and nothing in the loop puts anything back in
+  training (no ``.train(`` call, no call of a function of the file that makes one, no call named for training).
 """
 
 from __future__ import annotations
@@ -232,7 +232,9 @@ class _LoopAnalysis:
         for loop in _loops(node):
             calls = [sub for stmt in loop.body for sub in _own_walk(stmt) if isinstance(sub, ast.Call)]
             helper_runs: set[str] = set()
-            if not any(_trains(call) for call in calls):
+            if not any(_steps(call) for call in calls):
+                # `backward()` with no optimizer step differentiates the inputs (Langevin sampling, an attack on a
+                # frozen model), or leaves the step to a helper of the file
                 found = self._trained_in_helpers(calls, owner)
                 if found is None:
                     continue
@@ -434,13 +436,16 @@ def _calls_train(node: ast.AST) -> bool:
     )
 
 
+def _steps(call: ast.Call) -> bool:
+    """``optimizer.step()``, ``scaler.step(optimizer)``: the call that changes the parameters."""
+    return isinstance(call.func, ast.Attribute) and call.func.attr == "step" and "opt" in ast.unparse(call).lower()
+
+
 def _trains(call: ast.Call) -> bool:
     """``loss.backward()``, ``optimizer.step()``, ``scaler.step(optimizer)``, ``accelerator.backward(loss)``."""
     if not isinstance(call.func, ast.Attribute):
         return False
-    if call.func.attr in ("backward", "manual_backward"):
-        return True
-    return call.func.attr == "step" and "opt" in ast.unparse(call).lower()
+    return call.func.attr in ("backward", "manual_backward") or _steps(call)
 
 
 _NESTED: Final = (*FUNCTIONS, ast.ClassDef)

@@ -411,6 +411,11 @@ class ModeRules(Walk):
             sub, grad = stack.pop()
             if isinstance(sub, (*FUNCTIONS, ast.ClassDef, ast.Lambda)):
                 continue
+            if isinstance(sub, ast.If) and (branch := _branch_in_eval(sub, name)) is not None:
+                # `if model.training: model(x) else: with torch.no_grad(): model(x)`: handed a module in eval(),
+                # the function takes the other branch
+                stack.extend((child, grad) for child in reversed([sub.test, *branch]))
+                continue
             if isinstance(sub, (ast.With, ast.AsyncWith)):
                 for item in sub.items:
                     grad = self._grad_of(item.context_expr) or grad
@@ -655,6 +660,17 @@ def _hands_back(node: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call) ->
             if isinstance(sub, ast.Assign) and _reads_tensor_of(sub.value, derived):
                 derived.update(t.id for target in sub.targets for t in ast.walk(target) if isinstance(t, ast.Name))
     return any(_reads_tensor_of(ret.value, derived) for ret in returns)
+
+
+def _branch_in_eval(node: ast.If, name: str) -> list[ast.stmt] | None:
+    """The statements an ``if <name>.training:`` (or ``if not <name>.training:``) runs when ``name`` is in
+    ``eval()``; None for any other test."""
+    test, negated = node.test, False
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, negated = test.operand, True
+    if isinstance(test, ast.Attribute) and test.attr == "training" and dotted(test.value) == name:
+        return node.body if negated else node.orelse
+    return None
 
 
 def _contains(node: ast.AST, target: ast.AST) -> bool:

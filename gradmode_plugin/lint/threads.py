@@ -24,8 +24,12 @@ _NON_COMPUTING_METHODS: Final = frozenset(
         "put", "put_nowait", "get", "get_nowait", "task_done", "join", "set", "clear", "is_set",
         "acquire", "release", "notify", "notify_all", "write", "flush", "close",
         "debug", "info", "warning", "error", "exception",
+        # moving or copying a tensor records nothing for one made where gradients were off (the caller's inputs)
+        "to", "cpu", "cuda", "clone", "contiguous", "pin_memory", "detach", "numpy", "item", "tolist",
     }
 )  # fmt: skip
+#: torch's functions that copy or wrap data (a prefetching worker that moves input slices to the device).
+_COPIES: Final = frozenset({"clone", "as_tensor", "from_numpy", "tensor"})
 
 
 #: What torch's packages offer to write a tensor out (``torchaudio.save``, ``torchvision.utils.save_image``,
@@ -34,8 +38,9 @@ _WRITERS: Final = frozenset({"save", "save_image"})
 
 
 def _writes_only(qualname: str) -> bool:
+    """A torch function that writes a tensor out or copies data, computing nothing with it."""
     name = qualname.rpartition(".")[2]
-    return name in _WRITERS or name.startswith("write_")
+    return name in _WRITERS or name.startswith("write_") or qualname in {f"torch.{n}" for n in _COPIES}
 
 
 class ThreadRules(Walk):

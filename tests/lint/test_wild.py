@@ -27,6 +27,50 @@ STORED_LOADER = """
 """
 
 BUGS: dict[str, str] = {
+    # a rate switched by a config flag, not by the mode: it drops in evaluation too, wherever it is decided
+    "dropout_rate_by_flag.py": """
+        import torch
+        import torch.nn.functional as F
+
+
+        def attend(q, k, v, dropout_p=0.0):
+            attn = torch.softmax(q @ k.transpose(-2, -1), dim=-1)
+            attn = torch.dropout(attn, dropout_p, train=True)  # expect: GM103
+            return attn @ v
+
+
+        class Attention(torch.nn.Module):
+            def forward(self, q, k, v):
+                attn = F.dropout(q @ k.transpose(-2, -1), self.p if self.use_dropout else 0.0)  # expect: GM101
+                return attend(attn, k, v, dropout_p=self.p if self.use_dropout else 0.0)
+        """,
+    # a helper that tells training from evaluation by the module's flag, but runs both branches with gradients on
+    "helper_branches_on_training.py": """
+        import torch
+
+
+        def forward_pass(model, batch):
+            if model.training:
+                return model(batch)
+            return model(batch)
+
+
+        def validate(model, loader):
+            model.eval()
+            return [forward_pass(model, batch) for batch in loader]  # expect: GM501
+
+
+        def distill_pass(model, teacher, batch):
+            if teacher.training:  # another module's flag: it says nothing of the module run here
+                return model(batch)
+            with torch.no_grad():
+                return model(batch)
+
+
+        def validate_student(model, teacher, loader):
+            model.eval()
+            return [distill_pass(model, teacher, batch) for batch in loader]  # expect: GM501
+        """,
     # a loader that returns the model it put in eval() with its tokenizer; run with gradients on
     "loader_tuple.py": """
         import torch
@@ -189,7 +233,7 @@ BUGS: dict[str, str] = {
                     out = model(x)  # expect: GM501
 
 
-        def phases(model, loaders):
+        def phases(model, loaders, optimizer):
             for phase in ("valid", "train"):
                 if phase == "valid":
                     model.eval()  # expect: GM503
@@ -198,6 +242,7 @@ BUGS: dict[str, str] = {
                 else:
                     for x in loaders[phase]:
                         model(x).sum().backward()
+                        optimizer.step()
 
 
         def train_then_evaluate(model, train_loader, valid_loader, optimizer):
@@ -460,6 +505,12 @@ BUGS: dict[str, str] = {
             torch.save(torch.stft(audio, 400, return_complex=True), path)
 
 
+        def prefetch_and_score(model, data, queue):
+            # it moves slices to the device, and runs the model on them
+            for piece in data:
+                queue.put(model(torch.clone(piece).to("cuda")))
+
+
         class Model(torch.nn.Module):
             def __init__(self):
                 super().__init__()
@@ -474,7 +525,8 @@ BUGS: dict[str, str] = {
                 with ThreadPool(2) as pool:
                     pool.map(score, [batch])  # expect: GM801
                 saved = self.executor.submit(save_spectrum, "out.pt", batch)  # expect: GM801
-                return first, rest, saved
+                scored = self.executor.submit(prefetch_and_score, self, batch, None)  # expect: GM801
+                return first, rest, saved, scored
         """,
     "decorated_inference.py": """
         import torch
@@ -530,6 +582,84 @@ BUGS: dict[str, str] = {
 }
 
 CORRECT: dict[str, str] = {
+    # a prefetching worker that only copies input slices to the device, under an inference that turned gradients
+    # off (nnUNet's sliding window): nothing it does records a graph
+    "thread_copies_slices.py": """
+        from queue import Queue
+        from threading import Thread
+
+        import torch
+
+
+        class Predictor:
+            @torch.inference_mode()
+            def predict(self, network, data, slicers):
+                def producer(d, slices, q):
+                    for s in slices:
+                        q.put((torch.clone(d[s][None], memory_format=torch.contiguous_format).to(self.device), s))
+                    q.put("end")
+
+                queue = Queue(maxsize=2)
+                Thread(target=producer, args=(data, slicers, queue), daemon=True).start()
+                outputs = []
+                while (item := queue.get()) != "end":
+                    outputs.append(network(item[0]).cpu())
+                return outputs
+        """,
+    # a loop that differentiates the inputs of a model it put in eval() itself, with no optimizer step: Langevin
+    # sampling from an energy model (DIG's GraphEBM), not training
+    "langevin_sampling.py": """
+        import torch
+
+
+        def sample(energy, loader, steps, step_size):
+            samples = []
+            for batch in loader:
+                x = batch.clone().requires_grad_(True)
+                energy.eval()
+                for _ in range(steps):
+                    energy(x).sum().backward()
+                    x.data.add_(x.grad.data, alpha=-step_size)
+                    x.grad.zero_()
+                samples.append(x.detach())
+            return samples
+        """,
+    # the rate chosen by the mode itself, in place or handed to the SDPA reference math (hyena-dna, fish-speech)
+    "dropout_rate_by_mode.py": """
+        import torch
+        import torch.nn.functional as F
+
+
+        def attend(q, k, v, dropout_p=0.0):
+            attn = torch.softmax(q @ k.transpose(-2, -1), dim=-1)
+            attn = torch.dropout(attn, dropout_p, train=True)
+            return attn @ v
+
+
+        class Attention(torch.nn.Module):
+            def forward(self, q, k, v):
+                attn = F.dropout(q @ k.transpose(-2, -1), self.p if self.training else 0.0)
+                attn = F.dropout(attn, 0.0 if not self.training else self.p)
+                return attend(attn, k, v, dropout_p=self.p if self.training else 0.0)
+        """,
+    # a helper that runs the module under no_grad itself when it is not training (DPR's biencoder pass)
+    "helper_no_grad_unless_training.py": """
+        import torch
+
+
+        def forward_pass(model, batch):
+            if model.training:
+                out = model(batch)
+            else:
+                with torch.no_grad():
+                    out = model(batch)
+            return out
+
+
+        def validate(model, loader):
+            model.eval()
+            return [forward_pass(model, batch) for batch in loader]
+        """,
     # a layer whose forward keeps its BatchNorm and dropout in eval(), trained through (deepchem's Weave layers):
     # its forward runs in its caller's grad mode, in loops and however long the chain to its output
     "forward_keeps_eval.py": """
