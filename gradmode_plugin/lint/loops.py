@@ -25,7 +25,7 @@ from gradmode_plugin.lint.grad import INFERENCE_FUNCTIONS
 from gradmode_plugin.lint.nodes import child_nodes, subnodes
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.testcode import is_test_function
-from gradmode_plugin.lint.walk import FUNCTIONS, OFF, Walk, dotted, is_false, is_true, matches
+from gradmode_plugin.lint.walk import FUNCTIONS, OFF, Walk, argument, dotted, is_false, is_true, matches
 
 #: Names of evaluation functions (``fnmatch`` patterns, lower case, leading underscores dropped).
 EVALUATION_FUNCTIONS: Final = (
@@ -281,7 +281,7 @@ class _LoopAnalysis:
             for sub in inner:
                 key = _forward_key(sub)
                 if key in params:  # `train_step(model, ...)`: the argument passed for it
-                    passed = _argument(call, params, key)
+                    passed = argument(call, key, params.index(key))
                     key = dotted(passed) if passed is not None else None
                 if key is not None:
                     runs.add(key)
@@ -338,7 +338,7 @@ class _LoopAnalysis:
             if inner is None:
                 continue
             if inner in params:  # `evaluate(model)`: the argument passed for it
-                passed = _argument(call, params, inner)
+                passed = argument(call, inner, params.index(inner))
                 key = dotted(passed) if passed is not None else None
             else:
                 key = inner if inner.startswith("self.") else None
@@ -417,13 +417,6 @@ def _params(function: ast.FunctionDef | ast.AsyncFunctionDef, owner: ast.ClassDe
     if params and params[0] == "self" and owner is not None:
         params = params[1:]
     return params
-
-
-def _argument(call: ast.Call, params: list[str], name: str) -> ast.expr | None:
-    """What ``call`` passes for the parameter ``name`` (by position or keyword)."""
-    index = params.index(name)
-    passed = call.args[index] if index < len(call.args) else None
-    return next((k.value for k in call.keywords if k.arg == name), passed)
 
 
 def _calls_train(node: ast.AST) -> bool:

@@ -29,7 +29,7 @@ _NON_COMPUTING_METHODS: Final = frozenset(
     }
 )  # fmt: skip
 #: torch's functions that copy or wrap data (a prefetching worker that moves input slices to the device).
-_COPIES: Final = frozenset({"clone", "as_tensor", "from_numpy", "tensor"})
+_COPIES: Final = frozenset({"torch.clone", "torch.as_tensor", "torch.from_numpy", "torch.tensor"})
 
 
 #: What torch's packages offer to write a tensor out (``torchaudio.save``, ``torchvision.utils.save_image``,
@@ -37,10 +37,10 @@ _COPIES: Final = frozenset({"clone", "as_tensor", "from_numpy", "tensor"})
 _WRITERS: Final = frozenset({"save", "save_image"})
 
 
-def _writes_only(qualname: str) -> bool:
+def _computes_nothing(qualname: str) -> bool:
     """A torch function that writes a tensor out or copies data, computing nothing with it."""
     name = qualname.rpartition(".")[2]
-    return name in _WRITERS or name.startswith("write_") or qualname in {f"torch.{n}" for n in _COPIES}
+    return name in _WRITERS or name.startswith("write_") or qualname in _COPIES
 
 
 class ThreadRules(Walk):
@@ -140,7 +140,7 @@ class ThreadRules(Walk):
                 continue
             qualname = self.imports.qualname(node.func)
             if qualname is not None:
-                if qualname.startswith("torch") and not _writes_only(qualname):
+                if qualname.startswith("torch") and not _computes_nothing(qualname):
                     return True
                 continue
             root = node.func
