@@ -20,6 +20,7 @@ from gradmode_plugin.lint.loops import LoopRules
 from gradmode_plugin.lint.modes import ModeRules
 from gradmode_plugin.lint.params import ParamRules
 from gradmode_plugin.lint.parsing import parse_relevant
+from gradmode_plugin.lint.project import Project
 from gradmode_plugin.lint.threads import ThreadRules
 from gradmode_plugin.lint.triggers import Triggers, aliased_import
 from gradmode_plugin.lint.walk import Finding
@@ -32,10 +33,16 @@ class _Analysis(DropoutRules, ModeRules, GradRules, ParamRules, ThreadRules, Leg
 
 
 def check_source(
-    source: str | bytes, path: str, eval_functions: tuple[str, ...] = (), tests: bool = False, compiled: bool = False
+    source: str | bytes,
+    path: str,
+    eval_functions: tuple[str, ...] = (),
+    tests: bool = False,
+    compiled: bool = False,
+    project: Project | None = None,
 ) -> list[Finding]:
     """Every finding in a module's source, sorted by position (``noqa`` not applied); ``compiled``: this Python has
-    compiled the file already, so the pieces no rule looks at need no syntax check.
+    compiled the file already, so the pieces no rule looks at need no syntax check; ``project``: the other files of
+    the run, where the functions this file never calls are looked for.
 
     Raises:
         SyntaxError: the source does not parse (also for null bytes).
@@ -50,4 +57,4 @@ def check_source(
         tree = parse_relevant(data, triggers, whole, path, compiled)
     except ValueError as err:  # null bytes
         raise SyntaxError(str(err)) from err
-    return _Analysis(tree, data, triggers, path, eval_functions, tests, whole).run()
+    return _Analysis(tree, data, triggers, path, eval_functions, tests, whole, project).run()

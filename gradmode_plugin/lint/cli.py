@@ -15,6 +15,7 @@ from pathlib import Path
 from gradmode_plugin.lint.config import KEYS, TABLE, ConfigError, load_settings
 from gradmode_plugin.lint.files import SKIPPED_FOLDERS, python_files
 from gradmode_plugin.lint.output import FORMATS, render
+from gradmode_plugin.lint.project import Project
 from gradmode_plugin.lint.rules import RULES, select_codes
 from gradmode_plugin.lint.runner import MIN_FILES_PER_JOB, lint_files, usable_cpus
 
@@ -96,9 +97,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     missing = [path for path in paths if not Path(path).exists()]
     if missing:
         parser.exit(EXIT_USAGE, f"gradmode-lint: error: no such file or folder: {', '.join(missing)}\n")
-    files = python_files(paths, [*settings.exclude, *args.exclude], settings.root)
+    exclude = [*settings.exclude, *args.exclude]
+    files = list(python_files(paths, exclude, settings.root))
+    # files named one by one (a pre-commit hook's changed files): their callers are in the rest of the project
+    rest = (lambda: python_files(["."], exclude, settings.root)) if any(Path(p).is_file() for p in paths) else None
     result = lint_files(
-        files, codes, (*settings.eval_functions, *args.eval_functions), settings.tests or args.tests, args.jobs
+        files,
+        codes,
+        (*settings.eval_functions, *args.eval_functions),
+        settings.tests or args.tests,
+        args.jobs,
+        Project(files, rest),
     )
     sys.stdout.write(render(result.findings, args.format))
     for path, reason in result.unparsable:

@@ -21,6 +21,7 @@ from gradmode_plugin.lint.walk import (
     FREE,
     FUNCTIONS,
     LIGHTNING_EVAL_STEPS,
+    OFF,
     ClassScope,
     Scope,
     Walk,
@@ -202,6 +203,8 @@ class ModeRules(Walk):
                 effective = self.effective_grad(scope)
                 if effective == FREE and self._called_where_grad_is_wanted(scope):
                     effective = CHOSEN
+                elif effective == FREE and self._called_elsewhere_without_grad(scope):
+                    effective = OFF
             if effective != FREE:
                 return
             if passed is None and self._returned(call, path, scope):
@@ -439,6 +442,20 @@ class ModeRules(Walk):
         return definition is not None and any(
             caller is not None and self._wants_grad_at(caller, call)
             for caller, _, call in self.index().callers(definition)
+        )
+
+    def _called_elsewhere_without_grad(self, scope: Scope) -> bool:
+        """Whether nothing in this file calls a function (not one nested in another), and the other files of the run
+        call it, each time with gradients off (``Project.grad_where_called``): a validation step run by a training
+        script under ``no_grad``."""
+        definition = self._definition(scope)
+        return (
+            self.project is not None
+            and definition is not None
+            and definition.parent is None
+            and not definition.name.startswith("__")
+            and not self.index().callers(definition)
+            and self.project.grad_where_called(definition.name, self.path) == OFF
         )
 
     def _wants_grad_at(self, definition: Def, call: ast.Call | None) -> bool:

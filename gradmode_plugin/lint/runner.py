@@ -25,6 +25,7 @@ from gradmode_plugin.lint.bytecode import compiled_by_this_python
 from gradmode_plugin.lint.config import required_python
 from gradmode_plugin.lint.noqa import suppressed
 from gradmode_plugin.lint.parsing import check_syntax
+from gradmode_plugin.lint.project import Project
 from gradmode_plugin.lint.rules import RULES_BY_CODE, UNPARSABLE
 from gradmode_plugin.lint.triggers import may_find
 
@@ -62,32 +63,50 @@ def lint_files(
     eval_functions: tuple[str, ...] = (),
     tests: bool = False,
     jobs: int = 1,
+    project: Project | None = None,
 ) -> LintResult:
     """Check every file in ``paths`` for the rules in ``codes``; ``tests``: also the rules quiet in test code;
     ``jobs``: at most this many processes (one per ``MIN_FILES_PER_JOB`` files), each checking ``CHUNK_FILES`` files
-    at a time. The result does not depend on ``jobs``."""
+    at a time; ``project``: the files where calls of a function are looked for, by default ``paths`` themselves.
+    The result does not depend on ``jobs``."""
+    paths = list(paths)
+    if project is None:
+        project = Project(paths)
     if jobs > 1:
-        paths = list(paths)
         jobs = min(jobs, len(paths) // MIN_FILES_PER_JOB)
     if jobs > 1:
-        return _lint_in_processes(paths, codes, eval_functions, tests, jobs)
+        return _lint_in_processes(paths, codes, eval_functions, tests, jobs, project)
     # A syntax tree is millions of objects without cycles, freed with its file: the cycle collector would only
     # walk them again and again (a quarter of the parse time).
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _lint_files(paths, codes, eval_functions, tests)
+        return _lint_files(paths, codes, eval_functions, tests, project)
     finally:
         if enabled:
             gc.enable()
 
 
+#: The run's project in a worker process, set once when the process starts (its paths are sent once, not per chunk).
+_worker_project: Project | None = None
+
+
+def _start_worker(paths: tuple[str, ...]) -> None:
+    global _worker_project
+    _worker_project = Project(paths)
+
+
 def _lint_chunk(args: tuple[Sequence[str], frozenset[str], tuple[str, ...], bool]) -> LintResult:
-    return lint_files(*args)
+    return lint_files(*args, project=_worker_project)
 
 
 def _lint_in_processes(
-    paths: Sequence[str], codes: frozenset[str], eval_functions: tuple[str, ...], tests: bool, jobs: int
+    paths: Sequence[str],
+    codes: frozenset[str],
+    eval_functions: tuple[str, ...],
+    tests: bool,
+    jobs: int,
+    project: Project,
 ) -> LintResult:
     # A fork copies this process as it is (no import again); with other threads running a fork may copy a held
     # lock, so then, and where fork is not the platform's way, the processes start afresh.
@@ -97,7 +116,10 @@ def _lint_in_processes(
         for start in range(0, len(paths), CHUNK_FILES)
     ]
     result = LintResult()
-    with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method)) as pool:
+    context = multiprocessing.get_context(method)
+    with concurrent.futures.ProcessPoolExecutor(
+        jobs, mp_context=context, initializer=_start_worker, initargs=(project.paths,)
+    ) as pool:
         for part in pool.map(_lint_chunk, chunks):  # in the order of the chunks, whichever process ends first
             result.findings.extend(part.findings)
             result.files += part.files
@@ -110,7 +132,7 @@ def _unparsable(path: str, line: int, col: int, reason: str) -> Finding:
 
 
 def _lint_files(
-    paths: Iterable[str], codes: frozenset[str], eval_functions: tuple[str, ...], tests: bool
+    paths: Iterable[str], codes: frozenset[str], eval_functions: tuple[str, ...], tests: bool, project: Project
 ) -> LintResult:
     result = LintResult()
     for path in paths:
@@ -128,7 +150,7 @@ def _lint_files(
                 # a file this Python compiled has no syntax error: only what a rule looks at is parsed
                 compiled = compiled_by_this_python(path, source, stat)
                 if may_find(source):
-                    findings = check_source(source, path, eval_functions, tests, compiled)
+                    findings = check_source(source, path, eval_functions, tests, compiled, project)
                 elif not compiled:  # no rule's word in it: no rule's finding, but a syntax error is one
                     check_syntax(source, path)
             except SyntaxError as err:

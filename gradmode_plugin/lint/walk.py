@@ -24,15 +24,19 @@ import fnmatch
 import functools
 import re
 from collections.abc import Callable, Iterable
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from gradmode_plugin.lint import names
 from gradmode_plugin.lint.calls import FREE, OFF, ON, CallIndex, Def
+from gradmode_plugin.lint.freezing import freezes_when_built
 from gradmode_plugin.lint.names import ImportTable
 from gradmode_plugin.lint.nodes import child_nodes, subnodes
 from gradmode_plugin.lint.rules import TEST_QUIET_CODES
 from gradmode_plugin.lint.testcode import is_test_function, is_test_path
 from gradmode_plugin.lint.triggers import ALIASED_WORDS, Triggers
+
+if TYPE_CHECKING:
+    from gradmode_plugin.lint.project import Project
 
 
 @dataclasses.dataclass(frozen=True, order=True)
@@ -410,6 +414,32 @@ def argument(call: ast.Call, keyword: str, position: int) -> ast.expr | None:
     return None
 
 
+def grad_set_by(node: ast.expr, imports: ImportTable, as_decorator: bool = False) -> int:
+    """The grad mode a context manager (or, ``as_decorator``, a decorator) sets, its names read through ``imports``."""
+    call = node if isinstance(node, ast.Call) else None
+    target = call.func if call is not None else node
+    if call is None and not as_decorator:
+        return FREE
+    qualname = imports.qualname(target)
+    if qualname is None or not qualname.startswith(("torch.", "gradmode_plugin.")):
+        # a project's own wrapper, named for what it does (yolov5's `smart_inference_mode`)
+        name = (qualname or dotted(target) or "").rpartition(".")[2].replace("_", "").lower()
+        return OFF if "nograd" in name or "inferencemode" in name else FREE  # also a plain `@nograd`
+    if qualname in names.NO_GRAD_CONTEXTS:
+        return OFF
+    if qualname == names.INFERENCE_MODE:
+        mode = argument(call, "mode", 0) if call is not None else None
+        return FREE if isinstance(mode, ast.Constant) and mode.value is False else OFF
+    if qualname == names.ENABLE_GRAD:
+        return ON
+    if qualname == names.SET_GRAD_ENABLED and call is not None:
+        mode = argument(call, "mode", 0)
+        if isinstance(mode, ast.Constant):
+            return ON if mode.value else OFF
+        return CHOSEN
+    return FREE
+
+
 def is_true(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is True
 
@@ -442,8 +472,11 @@ class Walk(abc.ABC):
         eval_functions: tuple[str, ...],
         tests: bool = False,
         whole: bool = False,
+        project: Project | None = None,
     ) -> None:
         self.tree = tree
+        #: the other files of the run, where a function this file never calls may be called
+        self.project = project
         self.source = source
         self.whole = whole
         self.path = path
@@ -621,8 +654,8 @@ class Walk(abc.ABC):
 
     def _frozen(self, key: str | None, scope: Scope) -> bool:
         """Whether nothing of ``key`` requires grad: made ``requires_grad_(False)`` (or a copy of one that is) here,
-        in a function around, at module level, or anywhere in the class for ``self.x``; or a module without
-        parameters."""
+        in a function around, at module level, or anywhere in the class for ``self.x``; a module without
+        parameters; or one built by a class that freezes itself (``freezing``)."""
         if key is None:
             return False
         where: Scope | None = scope
@@ -630,7 +663,40 @@ class Walk(abc.ABC):
             if key in where.frozen or key in where.param_free:
                 return True
             where = where.parent
-        return scope.cls is not None and key in scope.cls.frozen
+        return (scope.cls is not None and key in scope.cls.frozen) or self._built_frozen(key, scope)
+
+    def _built_frozen(self, key: str, scope: Scope) -> bool:
+        """Whether every value ``key`` is given (a name in this function or one around it, ``self.x`` in
+        ``__init__`` alone) is built by a class of this file, or the one class of that name in the run's files, that
+        freezes itself when built so (``InceptionV3([block])`` for FID)."""
+        if key.startswith("self."):
+            value = scope.cls.init_value(key) if scope.cls is not None else None
+            values = [value] if value is not None else []
+        else:
+            where: Scope | None = scope
+            while where is not None and key not in where.assigned and key not in where.params:
+                where = where.parent
+            values = [value for value, _, _ in where.assigned.get(key, ())] if where is not None else []
+            if where is not None and key in where.params:
+                values = []  # whatever the caller passes
+        return bool(values) and all(self._builds_frozen(value) for value in values)
+
+    def _builds_frozen(self, value: ast.expr) -> bool:
+        while (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and isinstance(value.func.value, ast.Call)
+        ):
+            value = value.func.value  # `InceptionV3([block]).to(device).eval()`: the call that builds it
+        if not isinstance(value, ast.Call) or not isinstance(value.func, (ast.Name, ast.Attribute)):
+            return False
+        name = value.func.id if isinstance(value.func, ast.Name) else value.func.attr
+        cls = next(
+            (node for node in self.full_tree().body if isinstance(node, ast.ClassDef) and node.name == name), None
+        )
+        if cls is None and self.project is not None:
+            cls = self.project.class_named(name)
+        return cls is not None and freezes_when_built(cls, value)
 
     # -- the walk ------------------------------------------------------------------------------------------------
 
@@ -1031,28 +1097,7 @@ class Walk(abc.ABC):
 
     def _grad_of(self, node: ast.expr, as_decorator: bool = False) -> int:
         """The grad mode a context manager (or decorator) sets."""
-        call = node if isinstance(node, ast.Call) else None
-        target = call.func if call is not None else node
-        if call is None and not as_decorator:
-            return FREE
-        qualname = self.imports.qualname(target)
-        if qualname is None or not qualname.startswith(("torch.", "gradmode_plugin.")):
-            # a project's own wrapper, named for what it does (yolov5's `smart_inference_mode`)
-            name = (qualname or dotted(target) or "").rpartition(".")[2].replace("_", "").lower()
-            return OFF if "nograd" in name or "inferencemode" in name else FREE  # also a plain `@nograd`
-        if qualname in names.NO_GRAD_CONTEXTS:
-            return OFF
-        if qualname == names.INFERENCE_MODE:
-            mode = argument(call, "mode", 0) if call is not None else None
-            return FREE if isinstance(mode, ast.Constant) and mode.value is False else OFF
-        if qualname == names.ENABLE_GRAD:
-            return ON
-        if qualname == names.SET_GRAD_ENABLED and call is not None:
-            mode = argument(call, "mode", 0)
-            if isinstance(mode, ast.Constant):
-                return ON if mode.value else OFF
-            return CHOSEN
-        return FREE
+        return grad_set_by(node, self.imports, as_decorator)
 
     @staticmethod
     def _chosen_by_caller(node: ast.expr, scope: Scope) -> bool:

@@ -47,9 +47,9 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 class _CountingPool(concurrent.futures.ProcessPoolExecutor):
     started: ClassVar[list[tuple[int, str]]] = []
 
-    def __init__(self, max_workers: int, mp_context: Any) -> None:
+    def __init__(self, max_workers: int, mp_context: Any, **kwargs: Any) -> None:
         _CountingPool.started.append((max_workers, mp_context.get_start_method()))
-        super().__init__(max_workers, mp_context=mp_context)
+        super().__init__(max_workers, mp_context=mp_context, **kwargs)
 
 
 @pytest.fixture

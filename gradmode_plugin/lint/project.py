@@ -1,0 +1,119 @@
+"""The other files of a run: where a function that nothing in its own file calls is called from.
+
+A validation step defined in ``model.py`` and run only by ``train.py`` inside ``with torch.no_grad():`` records no
+graph, though its own file shows no caller. The files linted in the same run are the project; a function is taken to
+run with gradients off where at least one of them calls it (by its name, as a function or as a method) and every such
+call runs under ``no_grad``/``inference_mode``: its ``with`` block, its function's decorator, or, in that file, every
+call of its function. Calls in test code do not count, nor calls of a function of the same name the calling file
+defines itself. A name only referred to (passed as a callback) has unknown callers: nothing is concluded. Files are
+read only when a finding would otherwise be reported, once per name and process.
+
+Example:
+    >>> import pathlib, tempfile
+    >>> root = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (root / "model.py").write_text("def check(model, x):\\n    model.eval()\\n    return model(x)\\n")
+    >>> _ = (root / "train.py").write_text(
+    ...     "import torch\\nfrom model import check\\nwith torch.no_grad():\\n    check(net, batch)\\n")
+    >>> project = Project([str(root / "model.py"), str(root / "train.py")])
+    >>> project.grad_where_called("check", str(root / "model.py")) == OFF
+    True
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+from gradmode_plugin.lint.calls import FREE, OFF, CallIndex
+from gradmode_plugin.lint.names import ImportTable
+from gradmode_plugin.lint.testcode import is_test_path
+from gradmode_plugin.lint.walk import grad_set_by
+
+__all__ = ["Project"]
+
+
+class Project:
+    """The files of one run (``paths``), searched for the calls of a name when a rule asks; ``more``: other files
+    of the project, listed only when first needed (a hook given the changed files alone: the rest of the
+    repository)."""
+
+    def __init__(self, paths: Sequence[str], more: Callable[[], Iterable[str]] | None = None) -> None:
+        self._given = tuple(paths)
+        self._more = more
+        self._paths: tuple[str, ...] | None = None if more is not None else self._given
+        #: name -> [(path, grad mode at the call)] over the project's non-test files
+        self._sites: dict[str, list[tuple[str, int]]] = {}
+        self._classes: dict[str, ast.ClassDef | None] = {}
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        """Every file of the project: those of the run first, then the others."""
+        if self._paths is None:
+            seen = {os.path.normpath(path) for path in self._given}
+            more = [path for path in self._more() if os.path.normpath(path) not in seen] if self._more else []
+            self._paths = (*self._given, *more)
+        return self._paths
+
+    def grad_where_called(self, name: str, path: str) -> int:
+        """``OFF`` where files other than ``path`` call ``name`` and each call runs with gradients off, else
+        ``FREE`` (no call elsewhere, one with gradients on, or the name passed around)."""
+        sites = self._sites.get(name)
+        if sites is None:
+            sites = self._sites[name] = list(self._find(name))
+        here = os.path.normpath(path)
+        elsewhere = [grad for where, grad in sites if os.path.normpath(where) != here]
+        return OFF if elsewhere and all(grad == OFF for grad in elsewhere) else FREE
+
+    def class_named(self, name: str) -> ast.ClassDef | None:
+        """The one class of this name defined at the top level of a non-test file of the project, else None (none,
+        or several: which one a call builds is unknown)."""
+        if name not in self._classes:
+            found = [
+                node
+                for _, tree in self._trees(re.compile(rb"^class\s+" + re.escape(name.encode()) + rb"\b", re.MULTILINE))
+                for node in tree.body
+                if isinstance(node, ast.ClassDef) and node.name == name
+            ]
+            self._classes[name] = found[0] if len(found) == 1 else None
+        return self._classes[name]
+
+    def _find(self, name: str) -> list[tuple[str, int]]:
+        word = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
+        return [(path, grad) for path, tree in self._trees(word) for grad in _grad_at_calls(tree, name)]
+
+    def _trees(self, pattern: re.Pattern[bytes]) -> Iterator[tuple[str, ast.Module]]:
+        """The parsed non-test files whose text matches ``pattern``."""
+        for path in self.paths:
+            if is_test_path(path):
+                continue
+            try:
+                with open(path, "rb") as file:
+                    source = file.read()
+            except OSError:
+                continue
+            if pattern.search(source) is None:
+                continue
+            try:
+                yield path, ast.parse(source, filename=path)
+            except (SyntaxError, ValueError, RecursionError):
+                continue  # reported as GM999 where it is linted; what it holds is unknown
+
+
+def _grad_at_calls(tree: ast.Module, name: str) -> list[int]:
+    """The grad mode at each call of ``name`` in a module (``FREE`` for a mere reference: unknown callers)."""
+    imports = ImportTable()
+    imports.bound_in(tree)
+    index = CallIndex(tree, lambda node, as_decorator=False: grad_set_by(node, imports, as_decorator))
+    own = any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name for node in tree.body)
+    grads: list[int] = []
+    for key, sites in index.sites.items():
+        if key[-1] != name or (own and key[0] == "fn"):
+            continue  # another function, or the file's own function of that name
+        for caller, grad, call in sites:
+            if call is None:
+                grads.append(FREE)
+            else:
+                grads.append(grad if grad != FREE else index.effective(caller))
+    return grads

@@ -1,0 +1,131 @@
+"""Callers in the other files of a run: a function nothing in its own file calls is silent where every call of it
+elsewhere runs with gradients off, and reported where one does not, where it is only passed around, or where the
+only callers are tests or another function of its name."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from gradmode_plugin.lint.cli import main
+from gradmode_plugin.lint.files import python_files
+from gradmode_plugin.lint.rules import select_codes
+from gradmode_plugin.lint.runner import MIN_FILES_PER_JOB, lint_files
+from tests.helpers.lint import Located, expected_findings
+
+VALIDATE = """\
+def validate(model, loader):
+    model.eval()
+    return [model(x) for x in loader]{mark}
+"""
+BUG = "  # expect: GM501"
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+
+
+def _found(root: Path, jobs: int = 1) -> set[Located]:
+    previous = os.getcwd()
+    os.chdir(root)  # as a user runs it: from the project's root
+    try:
+        result = lint_files(python_files(["."]), select_codes(), jobs=jobs)
+    finally:
+        os.chdir(previous)
+    return {(Path(f.path).as_posix(), f.line, f.code) for f in result.findings if f.code == "GM501"}
+
+
+CALLERS = {
+    "under no_grad": (
+        "import torch\nfrom evaluation import validate\n\nwith torch.no_grad():\n    validate(net, data)\n",
+        "",
+    ),
+    "in a no_grad function": (
+        "import torch\nimport evaluation\n\n\n@torch.no_grad()\ndef run(net, data):\n"
+        "    return evaluation.validate(net, data)\n",
+        "",
+    ),
+    "in a function its file calls under inference_mode": (
+        "import torch\nfrom evaluation import validate\n\n\ndef run(net, data):\n    return validate(net, data)\n\n\n"
+        "def main(net, data):\n    with torch.inference_mode():\n        run(net, data)\n",
+        "",
+    ),
+    "with gradients on": ("from evaluation import validate\n\nvalidate(net, data)\n", BUG),
+    "passed as a callback": (
+        "import torch\nfrom evaluation import validate\n\nwith torch.no_grad():\n    validate(net, data)\n"
+        "hooks = [validate]\n",
+        BUG,
+    ),
+    "in a training loop under enable_grad": (
+        "import torch\nfrom evaluation import validate\n\nwith torch.enable_grad():\n    validate(net, data)\n",
+        BUG,
+    ),
+}
+
+
+@pytest.mark.parametrize("caller", list(CALLERS))
+def test_a_function_is_judged_by_its_callers_in_other_files(tmp_path: Path, caller: str) -> None:
+    text, mark = CALLERS[caller]
+    _write(tmp_path, {"evaluation.py": VALIDATE.format(mark=mark), "train.py": text})
+    assert _found(tmp_path) == expected_findings(tmp_path)
+
+
+def test_one_call_with_gradients_on_among_calls_under_no_grad_is_enough(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "evaluation.py": VALIDATE.format(mark=BUG),
+            "train.py": CALLERS["under no_grad"][0],
+            "report.py": CALLERS["with gradients on"][0],
+        },
+    )
+    assert _found(tmp_path) == expected_findings(tmp_path) != set()
+
+
+def test_callers_in_tests_and_namesakes_do_not_decide(tmp_path: Path) -> None:
+    """A test that calls it under no_grad, and a script that calls its own `validate` under no_grad: neither runs
+    this one, which no code of the project runs with gradients off."""
+    own = "import torch\n\n\ndef validate(a, b):\n    return a\n\n\nwith torch.no_grad():\n    validate(1, 2)\n"
+    _write(
+        tmp_path,
+        {
+            "evaluation.py": VALIDATE.format(mark=BUG),
+            "tests/test_evaluation.py": CALLERS["under no_grad"][0],
+            "other.py": own,
+        },
+    )
+    assert _found(tmp_path) == expected_findings(tmp_path) != set()
+
+
+def test_a_file_linted_alone_has_no_callers_elsewhere(tmp_path: Path) -> None:
+    _write(tmp_path, {"evaluation.py": VALIDATE.format(mark=""), "train.py": CALLERS["under no_grad"][0]})
+    result = lint_files([str(tmp_path / "evaluation.py")], select_codes())
+    assert [f.code for f in result.findings] == ["GM501"]
+
+
+def test_worker_processes_see_the_whole_run(tmp_path: Path) -> None:
+    """The function and its caller in different chunks, checked by different processes."""
+    _write(tmp_path, {"evaluation.py": VALIDATE.format(mark=""), "train.py": CALLERS["under no_grad"][0]})
+    _write(tmp_path, {f"f{i:03d}.py": "x = 1\n" for i in range(2 * MIN_FILES_PER_JOB)})  # sorted between them
+    assert _found(tmp_path, jobs=2) == _found(tmp_path) == set()
+    (tmp_path / "report.py").write_text(CALLERS["with gradients on"][0])
+    assert _found(tmp_path, jobs=2) == _found(tmp_path) == {("evaluation.py", 3, "GM501")}
+
+
+def test_files_named_one_by_one_are_judged_by_the_rest_of_the_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A pre-commit hook passes the changed files alone: their callers are looked for in the rest of the folder it
+    runs in, so the hook says what ``gradmode-lint .`` says."""
+    _write(tmp_path, {"evaluation.py": VALIDATE.format(mark=""), "train.py": CALLERS["under no_grad"][0]})
+    monkeypatch.chdir(tmp_path)
+    assert main(["evaluation.py"]) == 0
+    (tmp_path / "report.py").write_text(CALLERS["with gradients on"][0])
+    assert main(["evaluation.py"]) == 1
+    assert "evaluation.py:3:" in capsys.readouterr().out
