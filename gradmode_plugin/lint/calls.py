@@ -58,8 +58,12 @@ class CallIndex:
     1: off, ...).
     """
 
-    def __init__(self, tree: ast.Module, grad_of: Callable[..., int]) -> None:
+    def __init__(
+        self, tree: ast.Module, grad_of: Callable[..., int], run_without_grad: Callable[[Def], bool] | None = None
+    ) -> None:
         self._grad_of = grad_of
+        #: functions a framework runs with gradients off, whatever their decorators say (Lightning's steps)
+        self._run_without_grad = run_without_grad
         self.defs: dict[tuple[int, str], Def] = {}
         self.by_name: dict[str, list[Def]] = {}
         #: callee -> [(the calling function or None at module level, grad mode there, the call or None where
@@ -165,6 +169,8 @@ class CallIndex:
             return FREE
         if definition.decorator_grad != FREE:
             return definition.decorator_grad
+        if self._run_without_grad is not None and self._run_without_grad(definition):
+            return OFF
         known = self._effective.get(id(definition))
         if known is not None:
             return known

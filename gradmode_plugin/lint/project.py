@@ -3,8 +3,9 @@
 A validation step defined in ``model.py`` and run only by ``train.py`` inside ``with torch.no_grad():`` records no
 graph, though its own file shows no caller. The files linted in the same run are the project; a function is taken to
 run with gradients off where at least one of them calls it (by its name, as a function or as a method) and every such
-call runs under ``no_grad``/``inference_mode``: its ``with`` block, its function's decorator, or, in that file, every
-call of its function. Calls in test code do not count, nor calls of a function of the same name the calling file
+call runs under ``no_grad``/``inference_mode``: its ``with`` block, its function's decorator, a Lightning evaluation
+step (a method named ``validation_step``, ``test_step``, ``predict_step``...), or, in that file, every call of its
+function. Calls in test code do not count, nor calls of a function of the same name the calling file
 defines itself. A name only referred to (passed as a callback) has unknown callers: nothing is concluded. Files are
 read only when a finding would otherwise be reported, once per name and process.
 
@@ -29,7 +30,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from gradmode_plugin.lint.calls import FREE, OFF, CallIndex
 from gradmode_plugin.lint.names import ImportTable
 from gradmode_plugin.lint.testcode import is_test_path
-from gradmode_plugin.lint.walk import grad_set_by
+from gradmode_plugin.lint.walk import LIGHTNING_EVAL_STEPS, grad_set_by
 
 __all__ = ["Project"]
 
@@ -105,7 +106,11 @@ def _grad_at_calls(tree: ast.Module, name: str) -> list[int]:
     """The grad mode at each call of ``name`` in a module (``FREE`` for a mere reference: unknown callers)."""
     imports = ImportTable()
     imports.bound_in(tree)
-    index = CallIndex(tree, lambda node, as_decorator=False: grad_set_by(node, imports, as_decorator))
+    index = CallIndex(
+        tree,
+        lambda node, as_decorator=False: grad_set_by(node, imports, as_decorator),
+        lambda definition: definition.cls is not None and definition.name in LIGHTNING_EVAL_STEPS,
+    )
     own = any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name for node in tree.body)
     grads: list[int] = []
     for key, sites in index.sites.items():

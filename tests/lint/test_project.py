@@ -56,6 +56,20 @@ CALLERS = {
         "def main(net, data):\n    with torch.inference_mode():\n        run(net, data)\n",
         "",
     ),
+    "in a Lightning step, through a helper": (
+        "import lightning as L\nfrom evaluation import validate\n\n\nclass Model(L.LightningModule):\n"
+        "    def _shared(self, batch):\n        return validate(self.net, [batch])\n\n"
+        "    def validation_step(self, batch, batch_idx):\n        return self._shared(batch)\n\n"
+        "    def test_step(self, batch, batch_idx):\n        return self._shared(batch)\n",
+        "",
+    ),
+    "in a Lightning step's helper that training runs too": (
+        "import lightning as L\nfrom evaluation import validate\n\n\nclass Model(L.LightningModule):\n"
+        "    def _shared(self, batch):\n        return validate(self.net, [batch])\n\n"
+        "    def validation_step(self, batch, batch_idx):\n        return self._shared(batch)\n\n"
+        "    def training_step(self, batch, batch_idx):\n        return self._shared(batch)\n",
+        BUG,
+    ),
     "with gradients on": ("from evaluation import validate\n\nvalidate(net, data)\n", BUG),
     "passed as a callback": (
         "import torch\nfrom evaluation import validate\n\nwith torch.no_grad():\n    validate(net, data)\n"
