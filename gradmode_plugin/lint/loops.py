@@ -58,6 +58,8 @@ _MODE_FREE_LAYERS: Final = frozenset(
         "GroupNorm", "RMSNorm", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
         "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool2d", "Upsample", "Parameter",
         "PixelShuffle", "ZeroPad2d", "ConstantPad2d",
+        # PyTorch Geometric's graph convolutions that hold no dropout (GATConv, GINConv's MLP and others may)
+        "GCNConv", "ChebConv", "SAGEConv", "GraphConv",
     }
 )  # fmt: skip
 _MODE_WORDS: Final = re.compile(r"[Dd]ropout|BatchNorm|batch_norm|InstanceNorm|\.training\b|RNN|LSTM|GRU|Drop")
@@ -107,6 +109,8 @@ class _LoopAnalysis:
         self.eval_lines: dict[str, int] = {}
         self.train_lines: dict[str, int] = {}
         self.built: dict[str, tuple[int, str]] = {}  # name -> (line, class) of `name = Class(...)`
+        #: name -> the class it is built from, also through a chain (`name = Class(...).to(device)`)
+        self.built_from: dict[str, str] = {}
         #: whether a call of the file trains (`loss.backward()`, `optimizer.step()`): without one no loop trains
         #: (GM503; a loop trains where it calls one, or calls a function of the file that does), and none is walked
         self.trains = any(isinstance(node, ast.Call) and _trains(node) for node in every)
@@ -130,6 +134,15 @@ class _LoopAnalysis:
                         name = _last(target)
                         if name is not None:
                             self.built.setdefault(name, (node.lineno, cls))
+                built = node.value
+                while isinstance(built.func, ast.Attribute) and isinstance(built.func.value, ast.Call):
+                    built = built.func.value  # `Net(...).to(device)`: the call that builds it
+                cls = _class_name(built.func)
+                if cls is not None:
+                    for target in node.targets:
+                        name = _last(target)
+                        if name is not None:
+                            self.built_from.setdefault(name, cls)
 
     def _is_module_class(self, func: ast.expr, cls: str) -> bool:
         """A class the file shows to be a module: defined here on a ``*Module`` base, or imported from a module
@@ -200,8 +213,11 @@ class _LoopAnalysis:
         return None
 
     def _mode_free(self, cls: str, seen: set[str]) -> bool:
-        """Whether a class of this file has no layer that depends on the training flag (as far as it shows)."""
+        """Whether a class of this file, or the one class of that name in the run's files, has no layer that depends
+        on the training flag (as far as it shows)."""
         node = self.classes.get(cls)
+        if node is None and self.walk.project is not None:
+            node = self.walk.project.class_named(cls)
         if node is None or cls in seen:
             return False
         seen.add(cls)
@@ -215,6 +231,12 @@ class _LoopAnalysis:
                 if not self._mode_free(called, seen):
                     return False
         return True
+
+    def _built_mode_free(self, name: str) -> bool:
+        """Whether the file builds the module of this name (``model = Net(...)``) from a class with no mode-dependent
+        layer."""
+        cls = self.built_from.get(name.rpartition(".")[2])
+        return cls is not None and self._mode_free(cls, set())
 
     def _grad_off(self, node: ast.expr, as_decorator: bool = False) -> bool:
         return self.walk._grad_of(node, as_decorator) == OFF or (dotted(_func(node)) or "").endswith("evaluating")
@@ -254,6 +276,8 @@ class _LoopAnalysis:
                 continue
             for call in calls:
                 found = self._leaves_in_eval(call, owner, run)
+                if found is not None and self._built_mode_free(found[0]):
+                    break  # `eval()` changes nothing such a module computes
                 if found is not None:
                     if id(call) not in reported:
                         reported.add(id(call))

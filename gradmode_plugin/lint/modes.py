@@ -14,6 +14,7 @@ from typing import Final
 from gradmode_plugin.lint import names
 from gradmode_plugin.lint.calls import Def, eval_returned_at
 from gradmode_plugin.lint.grad import INFERENCE_FUNCTIONS
+from gradmode_plugin.lint.loops import is_evaluation_name
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.walk import (
     CHOSEN,
@@ -58,6 +59,8 @@ _AFTER_LAST_BATCH: Final = frozenset(
 _STEPS_BY_HAND: Final = frozenset(name for name in LIGHTNING_EVAL_STEPS if name.endswith("_step"))
 #: Words in a function's name that say it trains (a frozen teacher or a perceptual loss may need gradients through
 #: a module in ``eval()``).
+#: An agent's methods that act in its environment: what a test run of a loaded policy calls.
+_ACTING: Final = frozenset({"act", "choose_action", "select_action", "get_action", "take_action"})
 _TRAINING_WORDS: Final = ("train", "loss", "fit", "backward", "optim", "update")
 #: What turns a tensor into a plain value (no graph is handed on through it).
 _DETACHING: Final = frozenset({"item", "tolist", "numpy", "detach", "float", "int", "bool"})
@@ -521,10 +524,18 @@ class ModeRules(Walk):
             keys = {key: where for key, where in evaluated.items() if key not in trained}
             if not keys:
                 continue
+            # a class that also trains (a method computes gradients) and puts a module in `eval()` outside
+            # `__init__` (`load_model` for a test run) is used in phases: that `eval()` holds for its evaluation
+            # methods, not for the helpers its training runs (an agent's `get_v`, `cal_adv`)
+            phased = (
+                {key for key, (_, where) in keys.items() if where != "__init__"}
+                if any(method.wants_grad for method in methods)
+                else set()
+            )
             for method in methods:
-                self._decide_class_method(method, keys)
+                self._decide_class_method(method, keys, phased)
 
-    def _decide_class_method(self, method: Scope, keys: dict[str, tuple[int, str]]) -> None:
+    def _decide_class_method(self, method: Scope, keys: dict[str, tuple[int, str]], phased: set[str]) -> None:
         name = method.name.lower()
         if (
             self._forward_needs_grad
@@ -546,6 +557,8 @@ class ModeRules(Walk):
         for call, grad, path in method.model_calls:
             key = self._forward_of(call.func, method.cls)
             if grad != FREE or key not in keys or key in own or key in reported:
+                continue
+            if key in phased and not (is_evaluation_name(method.name, self.eval_functions) or method.name in _ACTING):
                 continue
             if (method.cls is not None and key in method.cls.frozen) or self._returned(call, path, method):
                 continue

@@ -26,6 +26,55 @@ STORED_LOADER = """
                 return model
 """
 
+#: An agent that trains its actor and loads a checkpoint for a test run (its bug and look-alike add a method).
+AGENT = """
+        import torch
+
+
+        class Agent:
+            def __init__(self, actor, optimizer):
+                self.actor = actor
+                self.optimizer = optimizer
+
+            def update(self, states, returns):
+                loss = ((self.actor(states) - returns) ** 2).mean()
+                self.optimizer.zero_grad()
+                loss.backward()
+                self.optimizer.step()
+
+            def load_model(self, path):
+                self.actor.load_state_dict(torch.load(path))
+                self.actor.eval()
+"""
+#: A training loop over a model built from a block another file of the project defines.
+TRAIN = """
+        import torch
+        from {pkg} import {block}
+
+
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.block = {block}(8)
+
+            def forward(self, x):
+                return self.block(x)
+
+
+        def main(loader, epochs):
+            model = Net().to("cpu")
+            optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+            for epoch in range(epochs):
+                for x, y in loader:
+                    loss = ((model(x) - y) ** 2).mean()
+                    optimizer.zero_grad()
+                    loss.backward()
+                    optimizer.step()
+                model.eval(){mark}
+                with torch.no_grad():
+                    print(sum(model(x).sum() for x, _ in loader))
+"""
+
 BUGS: dict[str, str] = {
     # a rate switched by a config flag, not by the mode: it drops in evaluation too, wherever it is decided
     "dropout_rate_by_flag.py": """
@@ -579,9 +628,58 @@ BUGS: dict[str, str] = {
             out = block(x)
             return F.dropout(out, 0.5)  # expect: GM101
         """,
+    # an agent that trains and loads a checkpoint for a test run: the `eval()` of its loader holds for the methods
+    # that evaluate
+    "agent_evaluated_after_loading.py": AGENT
+    + """
+            def evaluate(self, states):
+                return self.actor(states).mean().item()  # expect: GM501
+
+            def choose_action(self, state):
+                return self.actor(state).argmax().item()  # expect: GM501
+        """,
+    # a model built from a block of another file of the project that holds dropout: the evaluation inside the
+    # training loop leaves it in eval() for the next epoch
+    "dropblocks/__init__.py": """
+        import torch
+
+
+        class DropBlock(torch.nn.Module):
+            def __init__(self, width):
+                super().__init__()
+                self.linear = torch.nn.Linear(width, width)
+                self.drop = torch.nn.Dropout(0.2)
+
+            def forward(self, x):
+                return self.drop(self.linear(x))
+        """,
+    "train_with_dropblock.py": TRAIN.format(pkg="dropblocks", block="DropBlock", mark="  # expect: GM503"),
 }
 
 CORRECT: dict[str, str] = {
+    # the same agent's training helper: the loader's `eval()` is for a test run, not for what training runs
+    "agent_phases.py": AGENT
+    + """
+            def get_v(self, states):
+                return self.actor(states).squeeze(-1)
+        """,
+    # the same loop over a model whose block, in another file, holds no mode-dependent layer: `eval()` changes
+    # nothing it computes (a graph convolution and a Linear)
+    "graphblocks/__init__.py": """
+        import torch
+        from torch_geometric.nn import GCNConv
+
+
+        class GraphBlock(torch.nn.Module):
+            def __init__(self, width):
+                super().__init__()
+                self.conv = GCNConv(width, width)
+                self.linear = torch.nn.Linear(width, width)
+
+            def forward(self, x):
+                return self.linear(self.conv(x))
+        """,
+    "train_with_graphblock.py": TRAIN.format(pkg="graphblocks", block="GraphBlock", mark=""),
     # a prefetching worker that only copies input slices to the device, under an inference that turned gradients
     # off (nnUNet's sliding window): nothing it does records a graph
     "thread_copies_slices.py": """
