@@ -212,6 +212,8 @@ class ModeRules(Walk):
                 return
             if passed is None and self._returned(call, path, scope):
                 continue
+            if self._built_frozen(key, scope):
+                continue  # last: it may read the run's other files for the class
             if (
                 last[0] == (0, 0)
                 and isinstance(scope.node, FUNCTIONS)

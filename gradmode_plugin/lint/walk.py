@@ -654,8 +654,8 @@ class Walk(abc.ABC):
 
     def _frozen(self, key: str | None, scope: Scope) -> bool:
         """Whether nothing of ``key`` requires grad: made ``requires_grad_(False)`` (or a copy of one that is) here,
-        in a function around, at module level, or anywhere in the class for ``self.x``; a module without
-        parameters; or one built by a class that freezes itself (``freezing``)."""
+        in a function around, at module level, or anywhere in the class for ``self.x``; or a module without
+        parameters. (One built by a class that freezes itself is ``_built_frozen``: it may read other files.)"""
         if key is None:
             return False
         where: Scope | None = scope
@@ -663,7 +663,7 @@ class Walk(abc.ABC):
             if key in where.frozen or key in where.param_free:
                 return True
             where = where.parent
-        return (scope.cls is not None and key in scope.cls.frozen) or self._built_frozen(key, scope)
+        return scope.cls is not None and key in scope.cls.frozen
 
     def _built_frozen(self, key: str, scope: Scope) -> bool:
         """Whether every value ``key`` is given (a name in this function or one around it, ``self.x`` in
