@@ -277,7 +277,7 @@ class _LoopAnalysis:
             for call in calls:
                 found = self._leaves_in_eval(call, owner, run)
                 if found is not None and self._built_mode_free(found[0]):
-                    break  # `eval()` changes nothing such a module computes
+                    continue  # `eval()` changes nothing such a module computes
                 if found is not None:
                     if id(call) not in reported:
                         reported.add(id(call))

@@ -57,10 +57,10 @@ _AFTER_LAST_BATCH: Final = frozenset(
 #: they run its forward in the caller's grad mode (Lightning is not there to turn gradients off). ``self.*_step``
 #: is a module's own step calling another, run by Lightning.
 _STEPS_BY_HAND: Final = frozenset(name for name in LIGHTNING_EVAL_STEPS if name.endswith("_step"))
-#: Words in a function's name that say it trains (a frozen teacher or a perceptual loss may need gradients through
-#: a module in ``eval()``).
 #: An agent's methods that act in its environment: what a test run of a loaded policy calls.
 _ACTING: Final = frozenset({"act", "choose_action", "select_action", "get_action", "take_action"})
+#: Words in a function's name that say it trains (a frozen teacher or a perceptual loss may need gradients through
+#: a module in ``eval()``).
 _TRAINING_WORDS: Final = ("train", "loss", "fit", "backward", "optim", "update")
 #: What turns a tensor into a plain value (no graph is handed on through it).
 _DETACHING: Final = frozenset({"item", "tolist", "numpy", "detach", "float", "int", "bool"})
