@@ -25,7 +25,17 @@ from gradmode_plugin.lint.grad import INFERENCE_FUNCTIONS
 from gradmode_plugin.lint.nodes import child_nodes, subnodes
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.testcode import is_test_function
-from gradmode_plugin.lint.walk import FUNCTIONS, OFF, Walk, argument, dotted, is_false, is_true, matches
+from gradmode_plugin.lint.walk import (
+    FUNCTIONS,
+    OFF,
+    Walk,
+    argument,
+    built_call,
+    dotted,
+    is_false,
+    is_true,
+    matches,
+)
 
 #: Names of evaluation functions (``fnmatch`` patterns, lower case, leading underscores dropped).
 EVALUATION_FUNCTIONS: Final = (
@@ -128,21 +138,15 @@ class _LoopAnalysis:
                     else:  # train(False), or a mode chosen at run time: the file sets the mode itself
                         self.eval_lines.setdefault(name, node.lineno)
             elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+                targets = [name for name in map(_last, node.targets) if name is not None]
                 cls = _class_name(node.value.func)
                 if cls is not None and self._is_module_class(node.value.func, cls):
-                    for target in node.targets:
-                        name = _last(target)
-                        if name is not None:
-                            self.built.setdefault(name, (node.lineno, cls))
-                built = node.value
-                while isinstance(built.func, ast.Attribute) and isinstance(built.func.value, ast.Call):
-                    built = built.func.value  # `Net(...).to(device)`: the call that builds it
-                cls = _class_name(built.func)
+                    for name in targets:
+                        self.built.setdefault(name, (node.lineno, cls))
+                cls = _class_name(built_call(node.value).func)  # `Net(...).to(device)`: the call that builds it
                 if cls is not None:
-                    for target in node.targets:
-                        name = _last(target)
-                        if name is not None:
-                            self.built_from.setdefault(name, cls)
+                    for name in targets:
+                        self.built_from.setdefault(name, cls)
 
     def _is_module_class(self, func: ast.expr, cls: str) -> bool:
         """A class the file shows to be a module: defined here on a ``*Module`` base, or imported from a module
@@ -215,9 +219,7 @@ class _LoopAnalysis:
     def _mode_free(self, cls: str, seen: set[str]) -> bool:
         """Whether a class of this file, or the one class of that name in the run's files, has no layer that depends
         on the training flag (as far as it shows)."""
-        node = self.classes.get(cls)
-        if node is None and self.walk.project is not None:
-            node = self.walk.project.class_named(cls)
+        node = self.classes.get(cls) or self.walk.class_named(cls)
         if node is None or cls in seen:
             return False
         seen.add(cls)

@@ -676,27 +676,28 @@ class Walk(abc.ABC):
             where: Scope | None = scope
             while where is not None and key not in where.assigned and key not in where.params:
                 where = where.parent
-            values = [value for value, _, _ in where.assigned.get(key, ())] if where is not None else []
-            if where is not None and key in where.params:
-                values = []  # whatever the caller passes
+            # a parameter holds whatever the caller passes
+            values = [] if where is None or key in where.params else [value for value, _, _ in where.assigned[key]]
         return bool(values) and all(self._builds_frozen(value) for value in values)
 
     def _builds_frozen(self, value: ast.expr) -> bool:
-        while (
-            isinstance(value, ast.Call)
-            and isinstance(value.func, ast.Attribute)
-            and isinstance(value.func.value, ast.Call)
-        ):
-            value = value.func.value  # `InceptionV3([block]).to(device).eval()`: the call that builds it
-        if not isinstance(value, ast.Call) or not isinstance(value.func, (ast.Name, ast.Attribute)):
+        if not isinstance(value, ast.Call):
             return False
-        name = value.func.id if isinstance(value.func, ast.Name) else value.func.attr
+        value = built_call(value)  # `InceptionV3([block]).to(device).eval()`: the call that builds it
+        if not isinstance(value.func, (ast.Name, ast.Attribute)):
+            return False
+        cls = self.class_named(value.func.id if isinstance(value.func, ast.Name) else value.func.attr)
+        return cls is not None and freezes_when_built(cls, value)
+
+    def class_named(self, name: str) -> ast.ClassDef | None:
+        """The class of this name defined at the top level of this file, else the one of the run's files (None
+        where there is none, or several)."""
         cls = next(
             (node for node in self.full_tree().body if isinstance(node, ast.ClassDef) and node.name == name), None
         )
         if cls is None and self.project is not None:
             cls = self.project.class_named(name)
-        return cls is not None and freezes_when_built(cls, value)
+        return cls
 
     # -- the walk ------------------------------------------------------------------------------------------------
 
@@ -1204,6 +1205,13 @@ def _chain_has(node: ast.expr, attr: str, check: Callable[[ast.Call], bool]) -> 
             return True
         node = node.func.value
     return False
+
+
+def built_call(call: ast.Call) -> ast.Call:
+    """The call a chain of method calls starts from: ``Net(...)`` for ``Net(...).to(device).eval()``."""
+    while isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Call):
+        call = call.func.value
+    return call
 
 
 def _chain_base(node: ast.expr) -> str | None:
