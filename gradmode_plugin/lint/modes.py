@@ -283,6 +283,8 @@ class ModeRules(Walk):
             if func.attr == "forward":
                 return dotted(func.value)
             if func.attr in _STEPS_BY_HAND and not (isinstance(func.value, ast.Name) and func.value.id == "self"):
+                if self.project is not None and self.project.runs_without_grad(func.attr):
+                    return None  # every step of that name turns gradients off itself (Chemformer's `test_step`)
                 return dotted(func.value)
             if func.attr in FORWARD_METHODS and self.all_full:
                 own = cls.name if cls is not None and isinstance(func.value, ast.Attribute) else None

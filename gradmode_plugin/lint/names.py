@@ -14,6 +14,7 @@ Example:
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable
 from typing import Final
 
@@ -65,6 +66,23 @@ AUTOGRAD_GRAD: Final[frozenset[str]] = frozenset({"torch.autograd.grad"})
 THREAD_POOL: Final = "concurrent.futures.ThreadPoolExecutor"
 THREAD: Final = "threading.Thread"
 PARTIAL: Final = "functools.partial"
+
+
+#: The names a module goes by, matched on each part of a dotted name (``self.text_encoder``, ``gen_model``).
+_MODULE_NAME: Final = re.compile(
+    r"(?:^|_)(?:model|net|network|module|encoder|decoder|generator|discriminator|backbone|policy|actor|critic"
+    r"|classifier|vocoder|transformer|predictor)s?$|(?:net|model)s?$",
+    re.IGNORECASE,
+)
+
+
+def names_a_module(key: str) -> bool:
+    """Whether a dotted name calls something named as a module: ``model``, ``self.net``, ``text_encoder``.
+
+    >>> names_a_module("self.text_encoder"), names_a_module("self.formatter")
+    (True, False)
+    """
+    return any(_MODULE_NAME.search(part) for part in key.split(".") if part != "self")
 
 
 def dotted_parts(node: ast.expr) -> list[str] | None:

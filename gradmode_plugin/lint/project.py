@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from gradmode_plugin.lint.calls import FREE, OFF, CallIndex
-from gradmode_plugin.lint.names import ImportTable
+from gradmode_plugin.lint.names import ImportTable, dotted_parts, names_a_module
 from gradmode_plugin.lint.testcode import is_test_path
 from gradmode_plugin.lint.walk import LIGHTNING_EVAL_STEPS, grad_set_by
 
@@ -47,6 +47,7 @@ class Project:
         #: name -> [(path, grad mode at the call)] over the project's non-test files
         self._sites: dict[str, list[tuple[str, int]]] = {}
         self._classes: dict[str, ast.ClassDef | None] = {}
+        self._gradless: dict[str, bool] = {}
 
     @property
     def paths(self) -> tuple[str, ...]:
@@ -66,6 +67,24 @@ class Project:
         here = os.path.normpath(path)
         elsewhere = [grad for where, grad in sites if os.path.normpath(where) != here]
         return OFF if elsewhere and all(grad == OFF for grad in elsewhere) else FREE
+
+    def runs_without_grad(self, name: str) -> bool:
+        """Whether every function or method of this name in the project's non-test files turns gradients off for
+        its body: decorated ``no_grad``/``inference_mode``, or a ``with`` of them among its top-level statements (a
+        ``test_step`` that wraps its forward in ``with torch.no_grad():``). False where none is found."""
+        if name not in self._gradless:
+            pattern = re.compile(rb"\bdef\s+" + re.escape(name.encode()) + rb"\b")
+            found: list[bool] = []
+            for _, tree in self._trees(pattern):
+                imports = ImportTable()
+                imports.bound_in(tree)
+                found += [
+                    _turns_grad_off(node, imports)
+                    for node in ast.walk(tree)
+                    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name
+                ]
+            self._gradless[name] = bool(found) and all(found)
+        return self._gradless[name]
 
     def class_named(self, name: str) -> ast.ClassDef | None:
         """The one class of this name defined at the top level of a non-test file of the project, else None (none,
@@ -100,6 +119,32 @@ class Project:
                 yield path, ast.parse(source, filename=path)
             except (SyntaxError, ValueError, RecursionError):
                 continue  # reported as GM999 where it is linted; what it holds is unknown
+
+
+def _turns_grad_off(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportTable) -> bool:
+    """A function decorated ``no_grad``/``inference_mode``, or one that runs its forward (``self(...)``,
+    ``self.forward(...)``, ``self.net(...)``: a module named as one) at least once and only inside such a ``with``."""
+    if any(grad_set_by(decorator, imports, as_decorator=True) == OFF for decorator in node.decorator_list):
+        return True
+    inside: set[int] = set()
+    for block in ast.walk(node):
+        if isinstance(block, (ast.With, ast.AsyncWith)) and any(
+            grad_set_by(item.context_expr, imports) == OFF for item in block.items
+        ):
+            inside.update(id(inner) for inner in ast.walk(block))
+    forwards = [call for call in ast.walk(node) if isinstance(call, ast.Call) and _runs_own_forward(call.func)]
+    return bool(forwards) and all(id(call) in inside for call in forwards)
+
+
+def _runs_own_forward(func: ast.expr) -> bool:
+    if isinstance(func, ast.Name):
+        return func.id == "self"
+    parts = dotted_parts(func)
+    return (
+        parts is not None
+        and parts[0] == "self"
+        and (parts[-1] == "forward" or (len(parts) == 2 and names_a_module(parts[1])))
+    )
 
 
 def _grad_at_calls(tree: ast.Module, name: str) -> list[int]:

@@ -1,6 +1,11 @@
 """The thread rule (GM801): a worker thread started in evaluation code (or under ``no_grad``) that does not enter
 ``no_grad`` itself: grad mode is thread-local, so the worker runs with gradients on.
 
+A graph needs a tensor that requires grad: in evaluation that is a module's parameters, as the inputs were made
+where gradients were off. So a worker is reported only where it shows it runs a module: it calls something named
+as one (``model``, ``self.net``, ``encoder``, ``*_model``...), a ``forward``, ``self`` inside a class, or a function
+of the file that does. A worker that formats, writes or decodes what it is handed computes nothing that records.
+
 Workers are judged once the whole module is walked: a worker may be any function of the module, and a thread
 started where the callers' grad mode holds is reported only where every caller turns gradients off.
 """
@@ -8,39 +13,23 @@ started where the callers' grad mode holds is reported only where every caller t
 from __future__ import annotations
 
 import ast
-import builtins
 from typing import Final
 
 from gradmode_plugin.lint import names
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.walk import FREE, OFF, THREAD_POOLS, Ctx, Scope, Walk, argument, dotted, written
 
-_BUILTINS: Final = frozenset(dir(builtins))
-#: Methods that wait, hand over, lock or log, and compute nothing with tensors: a worker that calls only these (and
-#: libraries on plain data) runs alike in every grad mode (a CUDA stream's ``synchronize()`` before an update).
+#: Methods that wait, hand over, move or copy, and compute nothing: ``model.to(device)`` in a worker runs no forward.
 _NON_COMPUTING_METHODS: Final = frozenset(
     {
         "synchronize", "wait", "wait_stream", "wait_event", "record", "record_event", "query",
         "put", "put_nowait", "get", "get_nowait", "task_done", "join", "set", "clear", "is_set",
         "acquire", "release", "notify", "notify_all", "write", "flush", "close",
-        "debug", "info", "warning", "error", "exception",
-        # moving or copying a tensor records nothing for one made where gradients were off (the caller's inputs)
-        "to", "cpu", "cuda", "clone", "contiguous", "pin_memory", "detach", "numpy", "item", "tolist",
+        "to", "cpu", "cuda", "eval", "train", "parameters", "named_parameters", "state_dict", "load_state_dict",
     }
 )  # fmt: skip
-#: torch's functions that copy or wrap data (a prefetching worker that moves input slices to the device).
-_COPIES: Final = frozenset({"torch.clone", "torch.as_tensor", "torch.from_numpy", "torch.tensor"})
-
-
-#: What torch's packages offer to write a tensor out (``torchaudio.save``, ``torchvision.utils.save_image``,
-#: ``torchvision.io.write_png``): a worker that saves outputs made under ``no_grad`` computes nothing with them.
-_WRITERS: Final = frozenset({"save", "save_image"})
-
-
-def _computes_nothing(qualname: str) -> bool:
-    """A torch function that writes a tensor out or copies data, computing nothing with it."""
-    name = qualname.rpartition(".")[2]
-    return name in _WRITERS or name.startswith("write_") or qualname in _COPIES
+#: How deep a worker's calls of the file's own functions are followed, looking for a module run.
+_DEPTH: Final = 2
 
 
 class ThreadRules(Walk):
@@ -99,12 +88,14 @@ class ThreadRules(Walk):
             inner = self._resolve_function(body.func, scope) if isinstance(body, ast.Call) else None
             if inner is not None and self._enters_no_grad(inner):
                 return
+            if not self._runs_a_module(target, scope, _DEPTH):
+                return
         else:
             function = self._resolve_function(target, scope)
             if function is None or self._enters_no_grad(function):
                 return  # a worker we cannot see is given the benefit of the doubt
-            if not self._may_run_torch(function):
-                return  # only library calls on plain data (numpy, a codec): grad mode changes nothing there
+            if not self._runs_a_module(function, scope, _DEPTH):
+                return  # it formats, writes or moves what it is handed: nothing it computes records a graph
         if if_callers_off and self.effective_grad(scope) != OFF:
             return
         where = scope.where() if scope.eval_name is not None else f"`{scope.name}` (under `no_grad`)"
@@ -132,26 +123,36 @@ class ThreadRules(Walk):
             return scope.cls.methods.get(node.attr)
         return None
 
-    def _may_run_torch(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-        """Whether a worker may compute with tensors: it calls torch, or a method of something not imported (a
-        model, a tensor it is given)."""
+    def _runs_a_module(
+        self, function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, scope: Scope, depth: int
+    ) -> bool:
+        """Whether a worker shows it runs a module with gradients on: a call of something named as a module (or of
+        its methods), of a ``forward``, of ``self`` in a class, or of a function of the file that does so (up to
+        ``depth`` calls deep), none of them decorated ``no_grad``."""
         for node in ast.walk(function):
             if not isinstance(node, ast.Call) or self._decorated_no_grad(node.func):
                 continue
-            qualname = self.imports.qualname(node.func)
-            if qualname is not None:
-                if qualname.startswith("torch") and not _computes_nothing(qualname):
-                    return True
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in _NON_COMPUTING_METHODS:
                 continue
-            root = node.func
-            while isinstance(root, ast.Attribute):
-                root = root.value
-            if isinstance(node.func, ast.Attribute) and isinstance(root, ast.Name):
-                if node.func.attr in _NON_COMPUTING_METHODS:
-                    continue
+            if self.imports.qualname(func) is not None:
+                continue  # a library's function: its inputs were made where gradients were off
+            if isinstance(func, ast.Attribute) and func.attr == "forward":
                 return True
-            if isinstance(node.func, ast.Name) and node.func.id not in _BUILTINS:
+            if isinstance(func, ast.Name) and func.id == "self" and scope.cls is not None:
                 return True
+            key = dotted(func)
+            if key is not None and names.names_a_module(key):
+                return True
+            if depth > 1:
+                inner = self._resolve_function(func, scope)
+                if (
+                    inner is not None
+                    and inner is not function
+                    and not self._enters_no_grad(inner)
+                    and self._runs_a_module(inner, scope, depth - 1)
+                ):
+                    return True
         return False
 
     def _decorated_no_grad(self, func: ast.expr) -> bool:

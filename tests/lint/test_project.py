@@ -143,3 +143,63 @@ def test_files_named_one_by_one_are_judged_by_the_rest_of_the_project(
     (tmp_path / "report.py").write_text(CALLERS["with gradients on"][0])
     assert main(["evaluation.py"]) == 1
     assert "evaluation.py:3:" in capsys.readouterr().out
+
+
+SCRIPT = """\
+from model import Net
+
+net = Net.load_from_checkpoint("last.ckpt")
+net.eval()
+print(net.test_step(batch, 0))  # expect: GM501
+"""
+STEPS = {
+    "runs its forward with gradients on": ("def test_step(self, batch, i):\n        return self(batch)\n", BUG),
+    "wraps its forward in no_grad": (
+        "def test_step(self, batch, i):\n        x = batch\n        with torch.no_grad():\n"
+        "            return self(x)\n",
+        "",
+    ),
+    "is decorated inference_mode": (
+        "@torch.inference_mode()\n    def test_step(self, batch, i):\n        return self(batch)\n",
+        "",
+    ),
+    "turns gradients off only around a part": (
+        "def test_step(self, batch, i):\n        with torch.no_grad():\n            x = batch * 2\n"
+        "        return self(x)\n",
+        BUG,
+    ),
+    "wraps its network's forward in no_grad": (
+        "def test_step(self, batch, i):\n        self.eval()\n        with torch.no_grad():\n"
+        "            out = self.net(batch)\n        return self.metrics.update(out)\n",
+        "",
+    ),
+    "runs only helpers": ("def test_step(self, batch, i):\n        return self.shared_step(batch)\n", BUG),
+}
+
+
+@pytest.mark.parametrize("step", list(STEPS))
+def test_a_step_called_by_hand_is_judged_by_its_definitions(tmp_path: Path, step: str) -> None:
+    """``net.eval(); net.test_step(batch, 0)`` outside Lightning runs the step in the caller's grad mode: reported,
+    unless every ``test_step`` of the project turns gradients off for its body (a ``with`` among its top-level
+    statements, or a decorator)."""
+    body, mark = STEPS[step]
+    model = "import torch\nimport lightning as L\n\n\nclass Net(L.LightningModule):\n    " + body
+    script = SCRIPT if mark else SCRIPT.replace("  # expect: GM501", "")
+    _write(tmp_path, {"model.py": model, "predict.py": script})
+    assert _found(tmp_path) == expected_findings(tmp_path)
+
+
+def test_one_step_of_that_name_with_gradients_on_keeps_the_finding(tmp_path: Path) -> None:
+    """Which class's step runs is unknown: one ``test_step`` in the project that leaves gradients on is enough."""
+    gradless = "    @torch.no_grad()\n    def test_step(self, batch, i):\n        return self(batch)\n"
+    plain = "    def test_step(self, batch, i):\n        return self(batch)\n"
+    header = "import torch\nimport lightning as L\n\n\nclass {name}(L.LightningModule):\n"
+    _write(
+        tmp_path,
+        {
+            "model.py": header.format(name="Net") + gradless,
+            "other.py": header.format(name="Other") + plain,
+            "predict.py": SCRIPT,
+        },
+    )
+    assert _found(tmp_path) == expected_findings(tmp_path)

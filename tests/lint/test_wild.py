@@ -549,9 +549,14 @@ BUGS: dict[str, str] = {
             return transcribe(model, audio), model.forward(audio)
 
 
-        def save_spectrum(path, audio):
-            # it writes, but computes a spectrum first
-            torch.save(torch.stft(audio, 400, return_complex=True), path)
+        def run_forward(m, x):
+            # a module under a name that says nothing, run through its `forward`
+            return m.forward(x)
+
+
+        def chunked(m, xs):
+            # the module runs in a helper of the file
+            return [run_forward(m, x) for x in xs]
 
 
         def prefetch_and_score(model, data, queue):
@@ -573,9 +578,11 @@ BUGS: dict[str, str] = {
                 rest = list(ThreadPoolExecutor(2).map(score, [self], [batch]))  # expect: GM801
                 with ThreadPool(2) as pool:
                     pool.map(score, [batch])  # expect: GM801
-                saved = self.executor.submit(save_spectrum, "out.pt", batch)  # expect: GM801
                 scored = self.executor.submit(prefetch_and_score, self, batch, None)  # expect: GM801
-                return first, rest, saved, scored
+                direct = self.executor.submit(run_forward, self, batch)  # expect: GM801
+                chunks = self.executor.submit(chunked, self, batch)  # expect: GM801
+                own = self.executor.submit(lambda: self(batch))  # expect: GM801
+                return first, rest, scored, direct, chunks, own
         """,
     "decorated_inference.py": """
         import torch
@@ -1499,6 +1506,23 @@ CORRECT: dict[str, str] = {
                 torch.save(wav, path + ".pt")
 
 
+        def save_spectrum(path, audio):
+            # computes a spectrum of audio made where gradients were off, and writes it: no parameter, no graph
+            torch.save(torch.stft(audio, 400, return_complex=True), path)
+
+
+        def save_all(paths, audio):
+            # a helper of the file that only writes
+            save_audio(paths, audio, [len(wav) for wav in audio])
+
+
+        def log_pieces(self, cuts, queue):
+            # a worker handed a tokenizer and a formatter (icefall's recogniser, pytorch-3dunet's image logger)
+            for cut, tokens in zip(cuts, queue.get()):
+                self.writer.add_image(cut.id, self.formatter(cut.id, tokens))
+                self.sp.decode(tokens)
+
+
         class Model(torch.nn.Module):
             def validation_step(self, batch, batch_idx):
                 with ThreadPoolExecutor(2) as pool:
@@ -1506,7 +1530,10 @@ CORRECT: dict[str, str] = {
                     first = pool.submit(score, self, batch)
                     second = pool.submit(worker, self, batch, torch.cuda.current_stream())
                     third = pool.submit(save_audio, batch.paths, batch.audio, batch.lengths)
-                return rles, first, second, third
+                    fourth = pool.submit(save_spectrum, "out.pt", batch.audio)
+                    fifth = pool.submit(log_pieces, self, batch.cuts, batch.queue)
+                    sixth = pool.submit(save_all, batch.paths, batch.audio)
+                return rles, first, second, third, fourth, fifth, sixth
         """,
     "saliency.py": """
         import torch
