@@ -1076,6 +1076,10 @@ class Walk(abc.ABC):
                 base = _chain_base(receiver)
                 self._freeze(scope.param_sources.get(base, base) if base else None, scope)
             return
+        if attr == "freeze" and _lightning_freeze(call):
+            base = _chain_base(receiver)
+            self._freeze(scope.param_sources.get(base, base) if base else None, scope)
+            return
         if attr == "detach_" and isinstance(receiver, ast.Name) and receiver.id in ctx.param_vars:
             self._freeze(scope.param_sources.get(receiver.id), scope)  # `for p in m.parameters(): p.detach_()`
             return
@@ -1205,6 +1209,12 @@ def _chain_has(node: ast.expr, attr: str, check: Callable[[ast.Call], bool]) -> 
             return True
         node = node.func.value
     return False
+
+
+def _lightning_freeze(call: ast.Call) -> bool:
+    """``m.freeze()`` with no argument: Lightning's ``LightningModule.freeze()`` turns ``requires_grad`` off on every
+    parameter (a ``freeze(layers)`` with arguments is some other API, freezing a part)."""
+    return not call.args and not call.keywords
 
 
 def built_call(call: ast.Call) -> ast.Call:

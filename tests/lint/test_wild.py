@@ -661,6 +661,24 @@ BUGS: dict[str, str] = {
                 return self.drop(self.linear(x))
         """,
     "train_with_dropblock.py": TRAIN.format(pkg="dropblocks", block="DropBlock", mark="  # expect: GM503"),
+    # `eval()` alone, or a `freeze(...)` with arguments (another API, freezing a part): the model still has
+    # parameters that require grad
+    "predictor_not_frozen.py": """
+        class Predictor:
+            def __init__(self, path):
+                self.model = ColaModel.load_from_checkpoint(path)
+                self.model.eval()
+
+            def predict(self, ids):
+                return self.model(ids).softmax(-1).tolist()  # expect: GM501
+
+
+        def predict(path, ids):
+            model = ColaModel.load_from_checkpoint(path)
+            model.eval()
+            model.freeze(["embeddings"])
+            return model(ids).argmax(-1)  # expect: GM501
+        """,
 }
 
 CORRECT: dict[str, str] = {
@@ -1097,6 +1115,31 @@ CORRECT: dict[str, str] = {
             def update(self, model, momentum):
                 for ema_p, model_p in zip(self.ema_model.parameters(), model.parameters()):
                     ema_p.mul_(1.0 - momentum).add_(model_p.data, alpha=momentum)
+
+        class Predictor:
+            # Lightning's `freeze()` turns requires_grad off on every parameter (MLOps-Basics' predictors)
+            def __init__(self, path):
+                self.model = ColaModel.load_from_checkpoint(path)
+                self.model.eval()
+                self.model.freeze()
+
+            def predict(self, ids):
+                return self.model(ids).softmax(-1).tolist()
+
+
+        def predict(path, ids):
+            model = ColaModel.load_from_checkpoint(path)
+            model.eval().freeze()
+            return model(ids).argmax(-1)
+
+
+        class FrozenAtSetup:
+            def setup(self):
+                self.net.freeze()
+
+            def predict(self, ids):
+                self.net.eval()
+                return self.net(ids).argmax(-1)
         """,
     "zero_dropout.py": """
         import torch
