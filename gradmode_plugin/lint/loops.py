@@ -273,7 +273,7 @@ class _LoopAnalysis:
                 for sub in _own_walk(block)
             }
             run = {key for call in calls if id(call) not in guarded and (key := _forward_key(call)) is not None}
-            run |= helper_runs
+            run |= helper_runs | _differentiated_through_methods(loop)
             if not run or any(self._puts_back(call, owner) for call in calls):
                 continue
             for call in calls:
@@ -412,6 +412,32 @@ def _is_forward(func: ast.expr) -> bool:
 def _forward_key(call: ast.Call) -> str | None:
     func = call.func
     return dotted(func.value) if isinstance(func, ast.Attribute) and func.attr == "forward" else dotted(func)
+
+
+def _differentiated_through_methods(loop: ast.For | ast.AsyncFor | ast.While) -> set[str]:
+    """The modules a loop trains through a method of theirs: ``loss = model.p_losses(x)`` and then
+    ``loss.backward()`` (a diffusion model's loss, a VAE's ``loss_function``)."""
+    computed: dict[str, str] = {}
+    differentiated: set[str] = set()
+    for stmt in loop.body:
+        for sub in _own_walk(stmt):
+            if (
+                isinstance(sub, ast.Assign)
+                and len(sub.targets) == 1
+                and isinstance(sub.targets[0], ast.Name)
+                and isinstance(sub.value, ast.Call)
+                and isinstance(sub.value.func, ast.Attribute)
+                and (key := dotted(sub.value.func.value)) is not None
+            ):
+                computed[sub.targets[0].id] = key
+            elif (
+                isinstance(sub, ast.Call)
+                and isinstance(sub.func, ast.Attribute)
+                and sub.func.attr == "backward"
+                and isinstance(sub.func.value, ast.Name)
+            ):
+                differentiated.add(sub.func.value.id)
+    return {computed[name] for name in differentiated if name in computed}
 
 
 def _written_call(call: ast.Call) -> str:

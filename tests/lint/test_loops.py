@@ -182,9 +182,77 @@ BUGS: dict[str, str] = {
                 train_epoch(model, loader, optimizer)
                 evaluate(model, loader)  # expect: GM503
         """,
+    # a step loop that trains through the model's own loss method and samples in eval() now and then, never putting
+    # it back (a DDPM trainer)
+    "trained_through_a_method": """
+        import torch
+
+
+        class Trainer:
+            def fit(self):
+                while self.step < self.train_num_steps:
+                    loss = self.diffusion_model.p_losses(next(self.dl))
+                    loss.backward()
+                    self.opt.step()
+                    self.step += 1
+                    if self.step % self.sample_every == 0:
+                        self.diffusion_model.eval()  # expect: GM503
+                        with torch.no_grad():
+                            self.samples.append(self.diffusion_model.sample(4))
+
+
+        class Diffusion(torch.nn.Module):
+            def fit(self, loader, optimizer):
+                for batch in loader:
+                    loss = self.p_losses(batch)
+                    loss.backward()
+                    optimizer.step()
+                    self.eval()  # expect: GM503
+                    with torch.no_grad():
+                        self.samples.append(self.sample(4))
+        """,
 }
 
 CORRECT: dict[str, str] = {
+    # the same loop putting the model back after sampling; one whose loss comes from another object and whose
+    # sampled module is an EMA copy (a method of it also runs, but nothing differentiates its result); one whose
+    # loss method is the class's own (`self.p_losses`) and whose sampler is another module
+    "trained_through_a_method_restored": """
+        import torch
+
+
+        class Trainer:
+            def fit(self):
+                while self.step < self.train_num_steps:
+                    loss = self.diffusion_model.p_losses(next(self.dl))
+                    loss.backward()
+                    self.opt.step()
+                    if self.step % self.sample_every == 0:
+                        self.diffusion_model.eval()
+                        with torch.no_grad():
+                            self.samples.append(self.diffusion_model.sample(4))
+                        self.diffusion_model.train()
+
+            def fit_with_ema(self):
+                for batch in self.dl:
+                    loss = self.objective.p_losses(self.model, batch)
+                    loss.backward()
+                    self.opt.step()
+                    self.ema.update(self.model)
+                    stats = self.ema.statistics(batch)
+                    self.ema.eval()
+                    with torch.no_grad():
+                        self.samples.append(self.ema.sample(4))
+
+            def fit_own_loss(self):
+                for batch in self.dl:
+                    loss = self.p_losses(batch)
+                    loss.backward()
+                    self.opt.step()
+                    self.sampler.eval()
+                    with torch.no_grad():
+                        self.samples.append(self.sampler.sample(4))
+        """,
     # eval() before the no_grad evaluation, in the function or by its caller in the file
     "eval_set": """
         import torch
