@@ -416,7 +416,8 @@ def _forward_key(call: ast.Call) -> str | None:
 
 def _differentiated_through_methods(loop: ast.For | ast.AsyncFor | ast.While) -> set[str]:
     """The modules a loop trains through a method of theirs: ``loss = model.p_losses(x)`` and then
-    ``loss.backward()`` (a diffusion model's loss, a VAE's ``loss_function``)."""
+    ``loss.backward()`` (a diffusion model's loss, a VAE's ``loss_function``). Not ``self``: ``self.compute_loss(b)``
+    is a trainer's own helper, and its ``self.eval()`` may be its own evaluation method."""
     computed: dict[str, str] = {}
     differentiated: set[str] = set()
     for stmt in loop.body:
@@ -427,7 +428,7 @@ def _differentiated_through_methods(loop: ast.For | ast.AsyncFor | ast.While) ->
                 and isinstance(sub.targets[0], ast.Name)
                 and isinstance(sub.value, ast.Call)
                 and isinstance(sub.value.func, ast.Attribute)
-                and (key := dotted(sub.value.func.value)) is not None
+                and (key := dotted(sub.value.func.value)) not in (None, "self")
             ):
                 computed[sub.targets[0].id] = key
             elif (

@@ -69,9 +69,10 @@ class Project:
         return OFF if elsewhere and all(grad == OFF for grad in elsewhere) else FREE
 
     def runs_without_grad(self, name: str) -> bool:
-        """Whether every function or method of this name in the project's non-test files turns gradients off for
-        its body: decorated ``no_grad``/``inference_mode``, or a ``with`` of them among its top-level statements (a
-        ``test_step`` that wraps its forward in ``with torch.no_grad():``). False where none is found."""
+        """Whether every function or method of this name in the project's non-test files runs its forward with
+        gradients off: decorated ``no_grad``/``inference_mode``, or every ``self(...)``/``self.forward(...)``/
+        ``self.net(...)`` inside a ``with`` of them (a ``test_step`` that wraps its forward in
+        ``with torch.no_grad():``). False where none is found."""
         if name not in self._gradless:
             pattern = re.compile(rb"\bdef\s+" + re.escape(name.encode()) + rb"\b")
             found: list[bool] = []

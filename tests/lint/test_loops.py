@@ -199,24 +199,14 @@ BUGS: dict[str, str] = {
                         self.diffusion_model.eval()  # expect: GM503
                         with torch.no_grad():
                             self.samples.append(self.diffusion_model.sample(4))
-
-
-        class Diffusion(torch.nn.Module):
-            def fit(self, loader, optimizer):
-                for batch in loader:
-                    loss = self.p_losses(batch)
-                    loss.backward()
-                    optimizer.step()
-                    self.eval()  # expect: GM503
-                    with torch.no_grad():
-                        self.samples.append(self.sample(4))
         """,
 }
 
 CORRECT: dict[str, str] = {
     # the same loop putting the model back after sampling; one whose loss comes from another object and whose
     # sampled module is an EMA copy (a method of it also runs, but nothing differentiates its result); one whose
-    # loss method is the class's own (`self.p_losses`) and whose sampler is another module
+    # loss method is the class's own (`self.p_losses`) and whose sampler is another module; a trainer whose own
+    # `eval` method only reads its metrics
     "trained_through_a_method_restored": """
         import torch
 
@@ -252,6 +242,18 @@ CORRECT: dict[str, str] = {
                     self.sampler.eval()
                     with torch.no_grad():
                         self.samples.append(self.sampler.sample(4))
+
+
+        class Trainer:
+            def fit(self):
+                for batch in self.dl:
+                    loss = self.compute_loss(batch)
+                    loss.backward()
+                    self.opt.step()
+                    self.eval()  # the trainer's own method of that name, which sets no mode
+
+            def eval(self):
+                self.history.append(self.metrics.compute())
         """,
     # eval() before the no_grad evaluation, in the function or by its caller in the file
     "eval_set": """
