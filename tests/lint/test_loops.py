@@ -11,6 +11,23 @@ import pytest
 
 from gradmode_plugin.lint.analysis import check_source
 
+#: A step loop that trains through the model's loss method and samples in `eval()` now and then.
+SAMPLING_TRAINER = """
+        import torch
+
+
+        class Trainer:
+            def fit(self):
+                while self.step < self.train_num_steps:
+                    loss = self.diffusion_model.p_losses(next(self.dl))
+                    loss.backward()
+                    self.opt.step()
+                    if self.step % self.sample_every == 0:
+                        self.diffusion_model.eval(){mark}
+                        with torch.no_grad():
+                            self.samples.append(self.diffusion_model.sample(4)){restore}
+"""
+
 BUGS: dict[str, str] = {
     # the model trained in one function and evaluated in another under no_grad, never put in eval()
     "trained_then_evaluated": """
@@ -184,22 +201,7 @@ BUGS: dict[str, str] = {
         """,
     # a step loop that trains through the model's own loss method and samples in eval() now and then, never putting
     # it back (a DDPM trainer)
-    "trained_through_a_method": """
-        import torch
-
-
-        class Trainer:
-            def fit(self):
-                while self.step < self.train_num_steps:
-                    loss = self.diffusion_model.p_losses(next(self.dl))
-                    loss.backward()
-                    self.opt.step()
-                    self.step += 1
-                    if self.step % self.sample_every == 0:
-                        self.diffusion_model.eval()  # expect: GM503
-                        with torch.no_grad():
-                            self.samples.append(self.diffusion_model.sample(4))
-        """,
+    "trained_through_a_method": SAMPLING_TRAINER.format(mark="  # expect: GM503", restore=""),
 }
 
 CORRECT: dict[str, str] = {
@@ -207,22 +209,10 @@ CORRECT: dict[str, str] = {
     # sampled module is an EMA copy (a method of it also runs, but nothing differentiates its result); one whose
     # loss method is the class's own (`self.p_losses`) and whose sampler is another module; a trainer whose own
     # `eval` method only reads its metrics
-    "trained_through_a_method_restored": """
-        import torch
-
-
-        class Trainer:
-            def fit(self):
-                while self.step < self.train_num_steps:
-                    loss = self.diffusion_model.p_losses(next(self.dl))
-                    loss.backward()
-                    self.opt.step()
-                    if self.step % self.sample_every == 0:
-                        self.diffusion_model.eval()
-                        with torch.no_grad():
-                            self.samples.append(self.diffusion_model.sample(4))
-                        self.diffusion_model.train()
-
+    "trained_through_a_method_restored": SAMPLING_TRAINER.format(
+        mark="", restore="\n                        self.diffusion_model.train()"
+    )
+    + """
             def fit_with_ema(self):
                 for batch in self.dl:
                     loss = self.objective.p_losses(self.model, batch)
