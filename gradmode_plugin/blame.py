@@ -9,6 +9,7 @@ frames are dropped; everything else is the user's own code.
 from __future__ import annotations
 
 import functools
+import gc
 import importlib.util
 import inspect
 import linecache
@@ -150,8 +151,21 @@ class StepLocator:
 
     def in_evaluating_thread(self) -> FrameType | None:
         """What the evaluating thread is running now: its innermost frame of the user's own code."""
-        frame = sys._current_frames().get(self.thread_id)
+        frame = _current_frames().get(self.thread_id)
         return next((f for f in _outward(frame) if ORIGINS.of(f.f_code.co_filename) == "own"), None)
+
+
+def _current_frames() -> dict[int, FrameType]:
+    """``sys._current_frames()`` with the garbage collector paused (and put back as it was): on Python 3.11 before
+    3.11.9 a collection inside it can deadlock against the GIL (CPython gh-106883), a hang the guard would cause when
+    a worker thread dies."""
+    if not gc.isenabled():
+        return sys._current_frames()
+    gc.disable()
+    try:
+        return sys._current_frames()
+    finally:
+        gc.enable()
 
 
 def where(skip: int = 1, *, step: StepLocator | None = None, depth: int = 3) -> str | None:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import os
+import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -66,3 +69,31 @@ def test_the_step_frame_is_added_when_deeper_than_the_frames_shown() -> None:
     frames = (step() or "").split(" <- ")
     assert len(frames) == 4 and "in level" in frames[0]
     assert frames[-1].endswith("return level(5)  # the step's line")
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_evaluating_threads_frame_is_read_with_the_collector_paused_and_put_back(
+    monkeypatch: pytest.MonkeyPatch, enabled: bool
+) -> None:
+    """A collection inside ``sys._current_frames()`` can deadlock against the GIL on Python 3.11 before 3.11.9
+    (CPython gh-106883): the frame is read with the collector paused, and its state is put back as it was."""
+    seen: list[bool] = []
+    real = sys._current_frames
+
+    def recording() -> dict[int, Any]:
+        seen.append(gc.isenabled())
+        return real()
+
+    monkeypatch.setattr(sys, "_current_frames", recording)
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        steps = StepLocator()
+        result: list[object] = []
+        worker = threading.Thread(target=lambda: result.append(steps.in_evaluating_thread()))
+        worker.start()
+        worker.join()
+        assert seen == [False] and gc.isenabled() is enabled
+        assert result and (result[0] is None or "test_blame.py" in result[0].f_code.co_filename)
+    finally:
+        (gc.enable if was else gc.disable)()
