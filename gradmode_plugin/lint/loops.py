@@ -254,7 +254,8 @@ class _LoopAnalysis:
             return
         reported: set[int] = set()  # a call in nested loops that both train is one finding, on the outer loop
         for loop in _loops(node):
-            calls = [sub for stmt in loop.body for sub in _own_walk(stmt) if isinstance(sub, ast.Call)]
+            nodes = [sub for stmt in loop.body for sub in _own_walk(stmt)]
+            calls = [sub for sub in nodes if isinstance(sub, ast.Call)]
             helper_runs: set[str] = set()
             if not any(_steps(call) for call in calls):
                 # `backward()` with no optimizer step differentiates the inputs (Langevin sampling, an attack on a
@@ -266,14 +267,13 @@ class _LoopAnalysis:
             # a module the loop runs only under `no_grad` (an EMA copy sampled now and then) is not trained there
             guarded = {
                 id(sub)
-                for stmt in loop.body
-                for block in _own_walk(stmt)
+                for block in nodes
                 if isinstance(block, (ast.With, ast.AsyncWith))
                 and any(self._grad_off(item.context_expr) for item in block.items)
                 for sub in _own_walk(block)
             }
             run = {key for call in calls if id(call) not in guarded and (key := _forward_key(call)) is not None}
-            run |= helper_runs | _differentiated_through_methods(loop)
+            run |= helper_runs | _differentiated_through_methods(nodes)
             if not run or any(self._puts_back(call, owner) for call in calls):
                 continue
             for call in calls:
@@ -414,30 +414,29 @@ def _forward_key(call: ast.Call) -> str | None:
     return dotted(func.value) if isinstance(func, ast.Attribute) and func.attr == "forward" else dotted(func)
 
 
-def _differentiated_through_methods(loop: ast.For | ast.AsyncFor | ast.While) -> set[str]:
-    """The modules a loop trains through a method of theirs: ``loss = model.p_losses(x)`` and then
-    ``loss.backward()`` (a diffusion model's loss, a VAE's ``loss_function``). Not ``self``: ``self.compute_loss(b)``
-    is a trainer's own helper, and its ``self.eval()`` may be its own evaluation method."""
+def _differentiated_through_methods(nodes: list[ast.AST]) -> set[str]:
+    """The modules a loop (its body's ``nodes``) trains through a method of theirs: ``loss = model.p_losses(x)`` and
+    then ``loss.backward()`` (a diffusion model's loss, a VAE's ``loss_function``). Not ``self``:
+    ``self.compute_loss(b)`` is a trainer's own helper, and its ``self.eval()`` may be its own evaluation method."""
     computed: dict[str, str] = {}
     differentiated: set[str] = set()
-    for stmt in loop.body:
-        for sub in _own_walk(stmt):
-            if (
-                isinstance(sub, ast.Assign)
-                and len(sub.targets) == 1
-                and isinstance(sub.targets[0], ast.Name)
-                and isinstance(sub.value, ast.Call)
-                and isinstance(sub.value.func, ast.Attribute)
-                and (key := dotted(sub.value.func.value)) not in (None, "self")
-            ):
-                computed[sub.targets[0].id] = key
-            elif (
-                isinstance(sub, ast.Call)
-                and isinstance(sub.func, ast.Attribute)
-                and sub.func.attr == "backward"
-                and isinstance(sub.func.value, ast.Name)
-            ):
-                differentiated.add(sub.func.value.id)
+    for sub in nodes:
+        if (
+            isinstance(sub, ast.Assign)
+            and len(sub.targets) == 1
+            and isinstance(sub.targets[0], ast.Name)
+            and isinstance(sub.value, ast.Call)
+            and isinstance(sub.value.func, ast.Attribute)
+            and (key := dotted(sub.value.func.value)) not in (None, "self")
+        ):
+            computed[sub.targets[0].id] = key
+        elif (
+            isinstance(sub, ast.Call)
+            and isinstance(sub.func, ast.Attribute)
+            and sub.func.attr == "backward"
+            and isinstance(sub.func.value, ast.Name)
+        ):
+            differentiated.add(sub.func.value.id)
     return {computed[name] for name in differentiated if name in computed}
 
 

@@ -1000,6 +1000,12 @@ class Walk(abc.ABC):
             node = node.func.value
         return False
 
+    def _freeze_chain(self, receiver: ast.expr, scope: Scope) -> None:
+        """The module a freezing call's chain starts from (``m.eval().requires_grad_(False)``, ``m.freeze()``), or
+        the one a parameter loop variable walks, is frozen."""
+        base = _chain_base(receiver)
+        self._freeze(scope.param_sources.get(base, base) if base else None, scope)
+
     @staticmethod
     def _freeze(key: str | None, scope: Scope) -> None:
         if key is None:
@@ -1073,12 +1079,10 @@ class Walk(abc.ABC):
             if not call.args or is_true(call.args[0]):
                 self._wants_grad(ctx, call)
             elif is_false(call.args[0]):
-                base = _chain_base(receiver)
-                self._freeze(scope.param_sources.get(base, base) if base else None, scope)
+                self._freeze_chain(receiver, scope)
             return
         if attr == "freeze" and _lightning_freeze(call):
-            base = _chain_base(receiver)
-            self._freeze(scope.param_sources.get(base, base) if base else None, scope)
+            self._freeze_chain(receiver, scope)
             return
         if attr == "detach_" and isinstance(receiver, ast.Name) and receiver.id in ctx.param_vars:
             self._freeze(scope.param_sources.get(receiver.id), scope)  # `for p in m.parameters(): p.detach_()`
