@@ -121,8 +121,9 @@ class DropoutRules(Walk):
         """Whether a dropout probability is 0 whenever it matters: a name set to 0 under a test of training
         (``if not training: dropout_p = 0.0``, as torch's own functional attention does), or a parameter whose
         default is 0 that no call in the module passes anything else for (noise dropout a sampler's caller opts
-        into), or a rate chosen by the mode itself (``self.p if self.training else 0.0``)."""
-        if _zero_unless_training(p):
+        into), or a rate chosen by the mode itself (``self.p if self.training else 0.0``); a literal 0 drops nothing
+        at all."""
+        if _is_zero(p) or _zero_unless_training(p):
             return True
         if not isinstance(p, ast.Name):
             return False

@@ -190,7 +190,7 @@ class ModeRules(Walk):
             if passed is not None:
                 key, callee, inner = passed
             else:
-                key = self._forward_of(call.func, scope.cls)
+                key = self._forward_of(call, scope.cls)
             if key is None or self._frozen(key, scope):
                 continue
             reaching = [m for m in modes if not _exclusive(scope.mode_paths.get(m[0], ()), path)]
@@ -221,6 +221,8 @@ class ModeRules(Walk):
                 and _hands_back(scope.node, call)
             ):
                 continue  # a global model's output handed back: its caller decides (a perceptual loss)
+            if passed is None and self._forward_turns_grad_off(call):
+                continue  # last too: it may read the run's other files
             reported.add((key, last[0], path))
             line = held[key] if last[0] == (0, 0) else last[0][0]
             if passed is None:
@@ -236,6 +238,22 @@ class ModeRules(Walk):
                     forward_line=inner.lineno,
                 )
             self.report(call, "GM501", message, scope)
+
+    def _forward_turns_grad_off(self, call: ast.Call) -> bool:
+        """Whether a forward called with keyword arguments on a module the call cannot name the class of
+        (``policy.forward(obs, deterministic=True)``, ``policy(obs, deterministic=True)``) can only be a
+        ``forward`` of the project that runs its submodules under its own ``no_grad`` (``Project.
+        forwards_without_grad``): an agent's policy acting in its environment returns arrays and records nothing.
+        Asked only where a finding would otherwise be reported (it reads the project's files)."""
+        func = call.func
+        keywords = frozenset(kw.arg for kw in call.keywords if kw.arg is not None)
+        return (
+            bool(keywords)
+            and self.project is not None
+            and (isinstance(func, ast.Name) or (isinstance(func, ast.Attribute) and func.attr == "forward"))
+            and dotted(func) not in ("self", "self.forward")
+            and self.project.forwards_without_grad(keywords)
+        )
 
     def _runs_in_callers_mode(self, scope: Scope) -> bool:
         """Whether a function is a module's ``forward`` (or a module class's ``__call__``): it runs in the grad mode
@@ -275,10 +293,11 @@ class ModeRules(Walk):
         """Every name some code of the file puts in training mode."""
         return frozenset(key for where in self.scopes for _, key, mode in where.mode_calls if mode == "train")
 
-    def _forward_of(self, func: ast.expr, cls: ClassScope | None = None) -> str | None:
+    def _forward_of(self, call: ast.Call, cls: ClassScope | None = None) -> str | None:
         """The module a call runs the forward of: ``m`` for ``m(x)`` and ``m.forward(x)``, and for
         ``m.encode_image(x)`` where this file defines a plain ``encode_image`` (see ``FORWARD_METHODS``) other than
         the calling class's own (a wrapper's ``decode`` calling its wrapped model's)."""
+        func = call.func
         if isinstance(func, ast.Attribute):
             if func.attr == "forward":
                 return dotted(func.value)
@@ -307,7 +326,7 @@ class ModeRules(Walk):
         if scope.cls is not None and scope.cls.steps_keep_grad:
             return False
         if (
-            self._forward_of(call.func, scope.cls) != "self"
+            self._forward_of(call, scope.cls) != "self"
             and not self._judged_where_called(scope)
             and (scope.cls is None or scope.cls.name not in self.module_classes)
         ):
@@ -436,7 +455,7 @@ class ModeRules(Walk):
                     return None
                 if isinstance(func, ast.Attribute) and func.attr in ("backward", "train", "eval", "requires_grad_"):
                     return None
-                if found is None and grad == FREE and self._forward_of(func) == name:
+                if found is None and grad == FREE and self._forward_of(sub) == name:
                     found = sub
             children = list(ast.iter_child_nodes(sub))
             stack.extend((child, grad) for child in reversed(children))
@@ -559,7 +578,7 @@ class ModeRules(Walk):
         own = {key for _, key, _ in method.mode_calls}
         reported: set[str] = set()
         for call, grad, path in method.model_calls:
-            key = self._forward_of(call.func, method.cls)
+            key = self._forward_of(call, method.cls)
             if grad != FREE or key not in keys or key in own or key in reported:
                 continue
             if key in phased and not (is_evaluation_name(method.name, self.eval_functions) or method.name in _ACTING):
@@ -570,6 +589,8 @@ class ModeRules(Walk):
                 continue  # judged where it is called, after the caller's own `eval()` (`_run_by_method`)
             if self.effective_grad(method) != FREE:
                 return
+            if self._forward_turns_grad_off(call):
+                continue
             reported.add(key)
             line, where = keys[key]
             self.report(

@@ -48,6 +48,7 @@ class Project:
         self._sites: dict[str, list[tuple[str, int]]] = {}
         self._classes: dict[str, ast.ClassDef | None] = {}
         self._gradless: dict[str, bool] = {}
+        self._gradless_forwards: dict[frozenset[str], bool] = {}
 
     @property
     def paths(self) -> tuple[str, ...]:
@@ -86,6 +87,27 @@ class Project:
                 ]
             self._gradless[name] = bool(found) and all(found)
         return self._gradless[name]
+
+    def forwards_without_grad(self, keywords: frozenset[str]) -> bool:
+        """Whether every module ``forward`` in the project's non-test files that accepts these keyword arguments
+        runs its submodules only with gradients off (``with torch.no_grad():`` around them in its own body: a
+        policy whose ``forward(obs, deterministic=True)`` acts and returns arrays). The keywords stand for the
+        receiver's class where the call cannot name it (``policy.forward(obs, deterministic=True)`` on a
+        parameter): False without keywords, and where no ``forward`` accepts them."""
+        if not keywords:
+            return False
+        if keywords not in self._gradless_forwards:
+            found: list[bool] = []
+            for _, tree in self._trees(re.compile(rb"\bdef\s+forward\b")):
+                imports = ImportTable()
+                imports.bound_in(tree)
+                for cls in (node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)):
+                    methods = {m.name: m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
+                    forward = methods.get("forward")
+                    if forward is not None and _accepts(forward, keywords):
+                        found.append(_submodules_without_grad(forward, methods, imports))
+            self._gradless_forwards[keywords] = bool(found) and all(found)
+        return self._gradless_forwards[keywords]
 
     def class_named(self, name: str) -> ast.ClassDef | None:
         """The one class of this name defined at the top level of a non-test file of the project, else None (none,
@@ -135,6 +157,54 @@ def _turns_grad_off(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: Impor
             inside.update(id(inner) for inner in ast.walk(block))
     forwards = [call for call in ast.walk(node) if isinstance(call, ast.Call) and _runs_own_forward(call.func)]
     return bool(forwards) and all(id(call) in inside for call in forwards)
+
+
+def _accepts(node: ast.FunctionDef | ast.AsyncFunctionDef, keywords: frozenset[str]) -> bool:
+    args = node.args
+    named = {arg.arg for arg in (*args.args, *args.kwonlyargs)}
+    return args.kwarg is not None or keywords <= named
+
+
+def _submodules_without_grad(
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef],
+    imports: ImportTable,
+) -> bool:
+    """Whether a class's method runs something of ``self`` (``self(...)``, ``self.head(...)``, anything not a
+    plain method of the class, which may be a submodule or an inherited method) and only inside a ``with`` that turns
+    gradients off; a plain method of the class it calls is followed (two calls deep) and must do the same or run
+    nothing of ``self``."""
+
+    def runs(fn: ast.FunctionDef | ast.AsyncFunctionDef, depth: int) -> tuple[bool, bool]:
+        """(runs something of ``self``, runs it with gradients on)."""
+        if any(grad_set_by(decorator, imports, as_decorator=True) == OFF for decorator in fn.decorator_list):
+            return True, False
+        inside: set[int] = set()
+        for block in ast.walk(fn):
+            if isinstance(block, (ast.With, ast.AsyncWith)) and any(
+                grad_set_by(item.context_expr, imports) == OFF for item in block.items
+            ):
+                inside.update(id(inner) for inner in ast.walk(block))
+        any_run = on = False
+        for call in ast.walk(fn):
+            if not isinstance(call, ast.Call):
+                continue
+            parts = dotted_parts(call.func)
+            if parts is None or parts[0] != "self":
+                continue
+            method = methods.get(parts[1]) if len(parts) == 2 and parts[1] != "forward" else None
+            if method is None:
+                any_run, on = True, on or id(call) not in inside
+            elif method is not fn and depth < 2:
+                deeper_run, deeper_on = runs(method, depth + 1)
+                any_run = any_run or deeper_run
+                on = on or (deeper_on and id(call) not in inside)
+            elif method is not fn:
+                any_run, on = True, on or id(call) not in inside
+        return any_run, on
+
+    any_run, on = runs(node, 0)
+    return any_run and not on
 
 
 def _runs_own_forward(func: ast.expr) -> bool:

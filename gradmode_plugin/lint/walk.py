@@ -101,6 +101,9 @@ PARAMETER_FREE: Final[frozenset[str]] = frozenset(
 _AFFINE_BY_DEFAULT: Final = frozenset({"torch.nn.InstanceNorm1d", "torch.nn.InstanceNorm2d", "torch.nn.InstanceNorm3d"})
 #: Frameworks whose evaluation steps are not run under ``no_grad`` by their caller (each step sets it itself).
 _STEPS_KEEP_GRAD: Final = ("skorch.",)
+#: Bases (as written) that are not Lightning's nor built on it: a class with only these, or none, is no
+#: ``LightningModule``, and its ``validation_step``/``test_step`` are plain methods.
+_PLAIN_BASES: Final = frozenset({"object", "ABC", "abc.ABC", "Module", "nn.Module", "torch.nn.Module"})
 THREAD_POOLS: Final = frozenset(
     {"concurrent.futures.ThreadPoolExecutor", "multiprocessing.pool.ThreadPool", "multiprocessing.dummy.Pool"}
 )
@@ -146,8 +149,10 @@ class ClassScope:
         self.pools: set[str] = set()
         #: ``self.x = ... self.training ...`` in ``__init__``: attribute -> the assignment (always the training value)
         self.init_training: dict[str, ast.AST] = {}
-        #: a subclass of a framework whose steps set grad mode themselves (skorch's ``NeuralNet.validation_step``
-        #: enters ``no_grad`` in its own body): an override that drops it runs with gradients on
+        #: evaluation steps that no framework runs under ``no_grad``: a subclass of a framework whose steps set grad
+        #: mode themselves (skorch's ``NeuralNet.validation_step`` enters ``no_grad`` in its own body: an override
+        #: that drops it runs with gradients on), or a class that is no ``LightningModule`` (a trainer's own
+        #: ``test_step``, run by its own loop)
         self.steps_keep_grad = False
         #: method -> (the evaluation function it is called from, whether that one is Lightning's)
         self.derived: dict[str, tuple[str, bool]] = {}
@@ -689,6 +694,23 @@ class Walk(abc.ABC):
         cls = self.class_named(value.func.id if isinstance(value.func, ast.Name) else value.func.attr)
         return cls is not None and freezes_when_built(cls, value)
 
+    def _plain_class(self, node: ast.ClassDef, depth: int) -> bool:
+        """Whether a class is provably no ``LightningModule``: no base, or only plain ones (``_PLAIN_BASES``) and
+        classes of the project that are plain themselves (three levels deep). A base from another package may be
+        built on Lightning: unknown, so False."""
+        if depth > 3:
+            return False
+        for base in node.bases:
+            name = dotted(base)
+            if name in _PLAIN_BASES:
+                continue
+            if name is None or "." in name:
+                return False
+            parent = self.class_named(name)
+            if parent is None or parent is node or not self._plain_class(parent, depth + 1):
+                return False
+        return True
+
     def class_named(self, name: str) -> ast.ClassDef | None:
         """The class of this name defined at the top level of this file, else the one of the run's files (None
         where there is none, or several)."""
@@ -827,7 +849,7 @@ class Walk(abc.ABC):
         cls = ClassScope(node, self.eval_functions)
         cls.steps_keep_grad = any(
             (self.imports.qualname(base) or "").startswith(_STEPS_KEEP_GRAD) for base in node.bases
-        )
+        ) or (any(name in LIGHTNING_EVAL_STEPS for name in cls.methods) and self._plain_class(node, 0))
         self._push_body(stack, node.body, ctx._replace(cls=cls))
         around = [*node.decorator_list, *node.bases, *node.keywords]
         stack.extend((item, ctx) for item in reversed(around))

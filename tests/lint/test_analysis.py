@@ -316,6 +316,9 @@ CORRECT: dict[str, str] = {
                 x = F.dropout(x, training=self.training and self.enabled)
                 x = F.dropout(x, training=training)
                 x = F.dropout(x, **kwargs)
+                x = F.dropout(x, p=0)  # a rate of 0 drops nothing, whatever the mode
+                x = nnf.dropout2d(x, 0.0)
+                x = torch.dropout(x, 0, True)
                 x = F.alpha_dropout(x, 0.1)
                 x = nnf.feature_alpha_dropout(x)
                 x = torch.dropout(x, 0.1, self.training)

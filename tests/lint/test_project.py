@@ -203,3 +203,163 @@ def test_one_step_of_that_name_with_gradients_on_keeps_the_finding(tmp_path: Pat
         },
     )
     assert _found(tmp_path) == expected_findings(tmp_path)
+
+
+EVALUATE_POLICY = """\
+def evaluate_policy(env, policy, steps):
+    policy = policy.eval()
+    obs = env.reset()
+    for _ in range(steps):
+        actions, values = policy.forward(obs, deterministic=True){mark}
+        obs = env.step(actions)
+"""
+POLICY = "import numpy as np\nimport torch\nfrom torch import nn\n\n\nclass Policy(nn.Module):\n"
+POLICIES = {
+    "acts under its own no_grad": (
+        "    def forward(self, obs, deterministic=False):\n"
+        "        with torch.no_grad():\n"
+        "            features = self.features(torch.as_tensor(obs))\n"
+        "            values = self.value_head(features)\n"
+        "            actions = self._act(features, deterministic)\n"
+        "        return self.unscale(actions.numpy()), values.numpy()\n"
+        "\n"
+        "    def _act(self, features, deterministic):\n"
+        "        return self.action_head(features)\n"
+        "\n"
+        "    def unscale(self, actions):\n"
+        "        return np.clip(actions, -1, 1)\n",
+        "",
+    ),
+    "runs its value head with gradients on": (
+        "    def forward(self, obs, deterministic=False):\n"
+        "        with torch.no_grad():\n"
+        "            features = self.features(torch.as_tensor(obs))\n"
+        "        return self.action_head(features), self.value_head(features)\n",
+        BUG,
+    ),
+    "calls a method that runs a head with gradients on": (
+        "    def forward(self, obs, deterministic=False):\n"
+        "        with torch.no_grad():\n"
+        "            features = self.features(torch.as_tensor(obs))\n"
+        "        return self._act(features), None\n"
+        "\n"
+        "    def _act(self, features):\n"
+        "        return self.action_head(features)\n",
+        BUG,
+    ),
+    "uses its weight directly": (
+        "    def forward(self, obs, deterministic=False):\n        return obs @ self.weight, None\n",
+        BUG,
+    ),
+    "takes other keywords": (
+        "    def forward(self, obs, sample=False):\n"
+        "        with torch.no_grad():\n"
+        "            return self.action_head(obs), None\n",
+        BUG,
+    ),
+}
+
+
+@pytest.mark.parametrize("policy", list(POLICIES))
+def test_a_forward_called_with_keywords_is_judged_by_the_forwards_that_accept_them(tmp_path: Path, policy: str) -> None:
+    """``policy.forward(obs, deterministic=True)`` on a parameter names no class: silent where every ``forward`` of
+    the project that accepts those keywords runs its submodules only under its own ``no_grad`` (an agent's policy
+    acting), reported where one runs a submodule with gradients on, directly or through a method of its class,
+    and where no ``forward`` accepts them."""
+    body, mark = POLICIES[policy]
+    _write(tmp_path, {"policy.py": POLICY + body, "evaluation.py": EVALUATE_POLICY.format(mark=mark)})
+    assert _found(tmp_path) == expected_findings(tmp_path)
+
+
+def test_one_forward_accepting_the_keywords_with_gradients_on_keeps_the_finding(tmp_path: Path) -> None:
+    gradless = "    def forward(self, obs, deterministic=False):\n        with torch.no_grad():\n"
+    gradless += "            return self.head(obs), None\n"
+    plain = "    def forward(self, obs, **kwargs):\n        return self.head(obs), None\n"
+    _write(
+        tmp_path,
+        {
+            "policy.py": POLICY + gradless,
+            "other.py": POLICY.replace("Policy", "Other") + plain,
+            "evaluation.py": EVALUATE_POLICY.format(mark=BUG),
+        },
+    )
+    assert _found(tmp_path) == expected_findings(tmp_path)
+
+
+EVALUATOR = """\
+class Evaluator:
+    def __init__(self, policy):
+        self.policy = policy
+        self.policy.eval()
+
+    def evaluate(self, env, steps):
+        obs = env.reset()
+        for _ in range(steps):
+            actions, values = self.policy.forward(obs, deterministic=True){mark}
+            obs = env.step(actions)
+"""
+
+
+@pytest.mark.parametrize("policy", ["acts under its own no_grad", "runs its value head with gradients on"])
+def test_a_policy_held_by_a_class_is_judged_the_same_way(tmp_path: Path, policy: str) -> None:
+    body, mark = POLICIES[policy]
+    _write(tmp_path, {"policy.py": POLICY + body, "evaluation.py": EVALUATOR.format(mark=mark)})
+    assert _found(tmp_path) == expected_findings(tmp_path)
+
+
+FLOW = """\
+{imports}
+
+
+class NodeClassification({base}):
+    def train_step(self):
+        self.model.train()
+        loss = self.loss_fn(self.model(self.graph), self.labels)
+        loss.backward()
+
+    def test_step(self):
+        self.model.eval()
+        logits = self.model(self.graph){mark}
+        return self.evaluate(logits)
+"""
+BASES = {
+    "a base class of the project on ABC": ("from base import BaseFlow", "BaseFlow", BUG),
+    "no base": ("", "", BUG),
+    "torch's Module": ("from torch import nn", "nn.Module", BUG),
+    "a base class of the project on LightningModule": ("from base import LitFlow", "LitFlow", ""),
+    "Lightning's module": ("import lightning as L", "L.LightningModule", ""),
+    "a base from another package": ("from graphlib_flows import Flow", "Flow", ""),
+}
+BASE = """\
+from abc import ABC
+
+import lightning as L
+
+
+class BaseFlow(ABC):
+    pass
+
+
+class LitFlow(L.LightningModule):
+    pass
+"""
+
+
+@pytest.mark.parametrize("base", list(BASES))
+def test_a_step_of_a_class_that_is_no_lightning_module_is_an_evaluation_function(tmp_path: Path, base: str) -> None:
+    """A trainer's own ``test_step`` (its class built on no base, or on plain bases of the project) is run by its
+    own loop, not by Lightning under ``no_grad``: ``eval()`` and a forward with gradients on there is reported.
+    Silent where the class is a ``LightningModule``, directly or through a project class, and where a base from
+    another package may be one."""
+    imports, name, mark = BASES[base]
+    flow = FLOW.format(imports=imports, base=name, mark=mark).replace("class NodeClassification():", "class Flow:")
+    _write(tmp_path, {"base.py": BASE, "flow.py": flow})
+    assert _found(tmp_path) == expected_findings(tmp_path)
+
+
+def test_a_plain_class_step_run_by_its_loop_under_no_grad_stays_silent(tmp_path: Path) -> None:
+    flow = FLOW.format(imports="", base="", mark="").replace("class NodeClassification():", "class Flow:")
+    flow += "\n    def fit(self):\n        self.train_step()\n"
+    flow += "        with torch.no_grad():\n            self.test_step()\n"
+    _write(tmp_path, {"flow.py": "import torch\n" + flow})
+    assert _found(tmp_path) == set()
