@@ -48,7 +48,9 @@ class Project:
         self._sites: dict[str, list[tuple[str, int]]] = {}
         self._classes: dict[str, ast.ClassDef | None] = {}
         self._gradless: dict[str, bool] = {}
-        self._gradless_forwards: dict[frozenset[str], bool] = {}
+        #: every module ``forward`` of the project's non-test files: (its keyword parameters, whether it takes
+        #: ``**kwargs``, whether it runs its submodules only with gradients off), read once
+        self._forwards: list[tuple[frozenset[str], bool, bool]] | None = None
 
     @property
     def paths(self) -> tuple[str, ...]:
@@ -96,18 +98,21 @@ class Project:
         parameter): False without keywords, and where no ``forward`` accepts them."""
         if not keywords:
             return False
-        if keywords not in self._gradless_forwards:
-            found: list[bool] = []
+        if self._forwards is None:
+            self._forwards = []
             for _, tree in self._trees(re.compile(rb"\bdef\s+forward\b")):
                 imports = ImportTable()
                 imports.bound_in(tree)
                 for cls in (node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)):
                     methods = {m.name: m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
                     forward = methods.get("forward")
-                    if forward is not None and _accepts(forward, keywords):
-                        found.append(_submodules_without_grad(forward, methods, imports))
-            self._gradless_forwards[keywords] = bool(found) and all(found)
-        return self._gradless_forwards[keywords]
+                    if forward is not None:
+                        args = forward.args
+                        named = frozenset(arg.arg for arg in (*args.args, *args.kwonlyargs))
+                        gradless = _submodules_without_grad(forward, methods, imports)
+                        self._forwards.append((named, args.kwarg is not None, gradless))
+        found = [gradless for named, splat, gradless in self._forwards if splat or keywords <= named]
+        return bool(found) and all(found)
 
     def class_named(self, name: str) -> ast.ClassDef | None:
         """The one class of this name defined at the top level of a non-test file of the project, else None (none,
@@ -157,12 +162,6 @@ def _turns_grad_off(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: Impor
             inside.update(id(inner) for inner in ast.walk(block))
     forwards = [call for call in ast.walk(node) if isinstance(call, ast.Call) and _runs_own_forward(call.func)]
     return bool(forwards) and all(id(call) in inside for call in forwards)
-
-
-def _accepts(node: ast.FunctionDef | ast.AsyncFunctionDef, keywords: frozenset[str]) -> bool:
-    args = node.args
-    named = {arg.arg for arg in (*args.args, *args.kwonlyargs)}
-    return args.kwarg is not None or keywords <= named
 
 
 def _submodules_without_grad(
