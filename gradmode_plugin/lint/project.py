@@ -80,8 +80,7 @@ class Project:
             pattern = re.compile(rb"\bdef\s+" + re.escape(name.encode()) + rb"\b")
             found: list[bool] = []
             for _, tree in self._trees(pattern):
-                imports = ImportTable()
-                imports.bound_in(tree)
+                imports = _imports(tree)
                 found += [
                     _turns_grad_off(node, imports)
                     for node in ast.walk(tree)
@@ -101,8 +100,7 @@ class Project:
         if self._forwards is None:
             self._forwards = []
             for _, tree in self._trees(re.compile(rb"\bdef\s+forward\b")):
-                imports = ImportTable()
-                imports.bound_in(tree)
+                imports = _imports(tree)
                 for cls in (node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)):
                     methods = {m.name: m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
                     forward = methods.get("forward")
@@ -149,17 +147,32 @@ class Project:
                 continue  # reported as GM999 where it is linted; what it holds is unknown
 
 
-def _turns_grad_off(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportTable) -> bool:
-    """A function decorated ``no_grad``/``inference_mode``, or one that runs its forward (``self(...)``,
-    ``self.forward(...)``, ``self.net(...)``: a module named as one) at least once and only inside such a ``with``."""
+def _imports(tree: ast.Module) -> ImportTable:
+    imports = ImportTable()
+    imports.bound_in(tree)
+    return imports
+
+
+def _gradless_nodes(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportTable) -> set[int] | None:
+    """The ids of the nodes of a function that run with gradients off: those inside a ``with`` of
+    ``no_grad``/``inference_mode``/``set_grad_enabled(False)``; None where a decorator turns them off for all."""
     if any(grad_set_by(decorator, imports, as_decorator=True) == OFF for decorator in node.decorator_list):
-        return True
+        return None
     inside: set[int] = set()
     for block in ast.walk(node):
         if isinstance(block, (ast.With, ast.AsyncWith)) and any(
             grad_set_by(item.context_expr, imports) == OFF for item in block.items
         ):
             inside.update(id(inner) for inner in ast.walk(block))
+    return inside
+
+
+def _turns_grad_off(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportTable) -> bool:
+    """A function decorated ``no_grad``/``inference_mode``, or one that runs its forward (``self(...)``,
+    ``self.forward(...)``, ``self.net(...)``: a module named as one) at least once and only inside such a ``with``."""
+    inside = _gradless_nodes(node, imports)
+    if inside is None:
+        return True
     forwards = [call for call in ast.walk(node) if isinstance(call, ast.Call) and _runs_own_forward(call.func)]
     return bool(forwards) and all(id(call) in inside for call in forwards)
 
@@ -176,14 +189,9 @@ def _submodules_without_grad(
 
     def runs(fn: ast.FunctionDef | ast.AsyncFunctionDef, depth: int) -> tuple[bool, bool]:
         """(runs something of ``self``, runs it with gradients on)."""
-        if any(grad_set_by(decorator, imports, as_decorator=True) == OFF for decorator in fn.decorator_list):
+        inside = _gradless_nodes(fn, imports)
+        if inside is None:
             return True, False
-        inside: set[int] = set()
-        for block in ast.walk(fn):
-            if isinstance(block, (ast.With, ast.AsyncWith)) and any(
-                grad_set_by(item.context_expr, imports) == OFF for item in block.items
-            ):
-                inside.update(id(inner) for inner in ast.walk(block))
         any_run = on = False
         for call in ast.walk(fn):
             if not isinstance(call, ast.Call):
@@ -192,13 +200,13 @@ def _submodules_without_grad(
             if parts is None or parts[0] != "self":
                 continue
             method = methods.get(parts[1]) if len(parts) == 2 and parts[1] != "forward" else None
-            if method is None:
-                any_run, on = True, on or id(call) not in inside
-            elif method is not fn and depth < 2:
+            if method is fn:
+                continue
+            if method is not None and depth < 2:
                 deeper_run, deeper_on = runs(method, depth + 1)
                 any_run = any_run or deeper_run
                 on = on or (deeper_on and id(call) not in inside)
-            elif method is not fn:
+            else:  # a submodule, an inherited method, or a method too deep to follow: taken as a run
                 any_run, on = True, on or id(call) not in inside
         return any_run, on
 
@@ -219,8 +227,7 @@ def _runs_own_forward(func: ast.expr) -> bool:
 
 def _grad_at_calls(tree: ast.Module, name: str) -> list[int]:
     """The grad mode at each call of ``name`` in a module (``FREE`` for a mere reference: unknown callers)."""
-    imports = ImportTable()
-    imports.bound_in(tree)
+    imports = _imports(tree)
     index = CallIndex(
         tree,
         lambda node, as_decorator=False: grad_set_by(node, imports, as_decorator),
