@@ -106,7 +106,7 @@ class CallIndex:
                 self._visit(item.context_expr, cur, None, self_cls, grad)
             self._visit_body(node.body, cur, None, self_cls, inner)
             return
-        if isinstance(node, ast.If) and cur is None and _is_main_guard(node.test):
+        if isinstance(node, ast.If) and cur is None and is_main_guard(node.test):
             self.main_guard = True
         if isinstance(node, ast.Call):
             self._call(node, cur, self_cls, grad)
@@ -191,7 +191,8 @@ class CallIndex:
         return self.main_guard and bool(sites) and all(caller is None and call is not None for caller, _, call in sites)
 
 
-def _is_main_guard(test: ast.expr) -> bool:
+def is_main_guard(test: ast.expr) -> bool:
+    """``if __name__ == "__main__":``."""
     return (
         isinstance(test, ast.Compare)
         and isinstance(test.left, ast.Name)
@@ -241,3 +242,39 @@ def _chain_base(node: ast.expr) -> str | None:
     while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         node = node.func.value
     return node.id if isinstance(node, ast.Name) else None
+
+
+def constructions(
+    tree: ast.Module, name: str
+) -> list[tuple[ast.Call, ast.FunctionDef | ast.AsyncFunctionDef | None]] | None:
+    """Every call of a class by its name in a module (``Block(dim)``, ``layers.Block(dim)``), each with the
+    function it is made in (None at the top level); None where the name is also used otherwise than called,
+    subclassed or named in ``super(Block, self)`` (``block = Block`` then ``block(dim, p=0.1)``: what builds it is
+    unknown)."""
+    enclosing: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+    for function in ast.walk(tree):  # outer functions come first: a nested one's calls are claimed last
+        if isinstance(function, _FUNCTIONS):
+            for node in ast.walk(function):
+                if isinstance(node, ast.Call):
+                    enclosing[id(node)] = function
+    called: set[int] = set()
+    found: list[tuple[ast.Call, ast.FunctionDef | ast.AsyncFunctionDef | None]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            if (isinstance(func, ast.Name) and func.id == name) or (
+                isinstance(func, ast.Attribute) and func.attr == name
+            ):
+                called.add(id(func))
+                found.append((node, enclosing.get(id(node))))
+        elif isinstance(node, ast.ClassDef):
+            called.update(id(base) for base in node.bases)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super":
+            called.update(id(arg) for arg in node.args)  # `super(Block, self).__init__()`
+    for node in ast.walk(tree):
+        if (
+            (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load))
+            or (isinstance(node, ast.Attribute) and node.attr == name)
+        ) and id(node) not in called:
+            return None
+    return found

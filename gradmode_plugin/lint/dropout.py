@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 
 from gradmode_plugin.lint import names
-from gradmode_plugin.lint.calls import Def
+from gradmode_plugin.lint.calls import Def, constructions
 from gradmode_plugin.lint.nodes import subnodes
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.walk import (
@@ -163,7 +163,7 @@ class DropoutRules(Walk):
         if mentions_training(value):
             return False
         if isinstance(value, (ast.Attribute, ast.Subscript)):
-            return True
+            return not self._zero_as_built(value, scope)
         if isinstance(value, ast.Name):
             if value.id in scope.params or depth >= 4:
                 return False
@@ -184,6 +184,44 @@ class DropoutRules(Walk):
                 value.orelse, scope, depth
             )
         return False
+
+    def _zero_as_built(self, value: ast.expr, scope: Scope) -> bool:
+        """Whether ``self.x`` holds an ``__init__`` parameter that defaults to 0 and that every construction of the
+        class leaves at 0: built at least once in its own file, and wherever the project builds it, each call
+        passes nothing for it, a literal 0, or a parameter of its own function that defaults to 0 (``Block(dim,
+        attn_p=attn_p)`` in an ``__init__(self, dim, attn_p=0)``); never by ``*args``/``**kwargs``, never referred
+        to otherwise, and not subclassed in its file. A rate the user never sets drops nothing."""
+        cls = scope.cls
+        key = dotted(value)
+        if cls is None or key is None or not key.startswith("self."):
+            return False
+        init = cls.methods.get("__init__")
+        held = cls.init_value(key)
+        if (
+            init is None
+            or not isinstance(held, ast.Name)
+            or held.id not in parameters(init)
+            or not _zero_default(init, held.id)
+            or any(
+                isinstance(n, ast.Name) and n.id == held.id and not isinstance(n.ctx, ast.Load) for n in ast.walk(init)
+            )
+        ):
+            return False
+        tree = self.full_tree()
+        if any(
+            isinstance(node, ast.ClassDef) and any(dotted(base) == cls.name for base in node.bases)
+            for node in tree.body
+        ):
+            return False
+        sites = constructions(tree, cls.name)
+        if not sites:
+            return False
+        if self.project is not None:
+            elsewhere = self.project.constructions_elsewhere(cls.name, self.path)
+            if elsewhere is None:
+                return False
+            sites += elsewhere
+        return all(_leaves_zero(call, function, init, held.id) for call, function in sites)
 
     def _constant_true(self, name: str, scope: Scope) -> bool:
         for where in (scope, self.module):
@@ -269,6 +307,32 @@ def _passed(call: ast.Call, definition: Def, name: str) -> ast.expr | None:
     if index < 0 or index >= len(call.args) or any(isinstance(arg, ast.Starred) for arg in call.args[: index + 1]):
         return None
     return call.args[index]
+
+
+def _leaves_zero(
+    call: ast.Call,
+    function: ast.FunctionDef | ast.AsyncFunctionDef | None,
+    init: ast.FunctionDef | ast.AsyncFunctionDef,
+    name: str,
+) -> bool:
+    """Whether a construction of a class passes 0 for a parameter of its ``__init__`` that defaults to 0: nothing, a
+    literal 0, or a parameter of the function it is made in that defaults to 0."""
+    if _splat(call):
+        return False
+    passed = next((kw.value for kw in call.keywords if kw.arg == name), None)
+    if passed is None:
+        args = init.args
+        positional = [arg.arg for arg in (*args.posonlyargs, *args.args)][1:]  # less `self`
+        if name in positional and positional.index(name) < len(call.args):
+            passed = call.args[positional.index(name)]
+    if passed is None or _is_zero(passed):
+        return True
+    return (
+        isinstance(passed, ast.Name)
+        and function is not None
+        and passed.id in parameters(function)
+        and _zero_default(function, passed.id)
+    )
 
 
 def _static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

@@ -9,6 +9,7 @@ import os
 from typing import Final
 
 from gradmode_plugin.lint import names
+from gradmode_plugin.lint.calls import is_main_guard
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.walk import FUNCTIONS, ON, Ctx, Scope, Walk, matches, written
 
@@ -103,3 +104,45 @@ class GradRules(Walk):
                 continue
             return False
         return True
+
+
+def grad_off_when_run(body: list[ast.stmt], imports: names.ImportTable, imported: bool) -> bool:
+    """Whether running these statements (a module's top level, or a method's body) turns gradients off for the
+    whole process: ``torch.set_grad_enabled(False)`` as a statement among them, in their ``if``/``try``/``with``
+    blocks too, but not in a function or class they define, nor, for a module ``imported``, in its ``__main__``
+    block."""
+    for stmt in body:
+        if isinstance(stmt, ast.Expr):
+            call = stmt.value
+            if (
+                isinstance(call, ast.Call)
+                and imports.qualname(call.func) == names.SET_GRAD_ENABLED
+                and call.args
+                and isinstance(call.args[0], ast.Constant)
+                and call.args[0].value is False
+            ):
+                return True
+        elif isinstance(stmt, ast.If):
+            if imported and is_main_guard(stmt.test):
+                continue
+            if grad_off_when_run(stmt.body, imports, imported) or grad_off_when_run(stmt.orelse, imports, imported):
+                return True
+        elif isinstance(stmt, ast.Try):
+            blocks = (stmt.body, *(handler.body for handler in stmt.handlers), stmt.orelse, stmt.finalbody)
+            if any(grad_off_when_run(block, imports, imported) for block in blocks):
+                return True
+        elif isinstance(stmt, (ast.With, ast.AsyncWith)) and grad_off_when_run(stmt.body, imports, imported):
+            return True
+    return False
+
+
+def turns_grad_back_on(tree: ast.Module, imports: names.ImportTable) -> bool:
+    """Whether a module may turn gradients on for the process: ``torch.set_grad_enabled(...)`` as a statement
+    anywhere in it with anything but ``False`` (a ``with`` restores the mode it found, and counts for nothing)."""
+    return any(
+        isinstance(stmt, ast.Expr)
+        and isinstance(stmt.value, ast.Call)
+        and imports.qualname(stmt.value.func) == names.SET_GRAD_ENABLED
+        and not (stmt.value.args and isinstance(stmt.value.args[0], ast.Constant) and stmt.value.args[0].value is False)
+        for stmt in ast.walk(tree)
+    )

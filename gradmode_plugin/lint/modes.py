@@ -13,7 +13,7 @@ from typing import Final
 
 from gradmode_plugin.lint import names
 from gradmode_plugin.lint.calls import Def, eval_returned_at
-from gradmode_plugin.lint.grad import INFERENCE_FUNCTIONS
+from gradmode_plugin.lint.grad import INFERENCE_FUNCTIONS, grad_off_when_run, turns_grad_back_on
 from gradmode_plugin.lint.loops import is_evaluation_name
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.walk import (
@@ -206,7 +206,9 @@ class ModeRules(Walk):
                 effective = self.effective_grad(scope)
                 if effective == FREE and self._called_where_grad_is_wanted(scope):
                     effective = CHOSEN
-                elif effective == FREE and self._called_elsewhere_without_grad(scope):
+                elif effective == FREE and (
+                    self._called_elsewhere_without_grad(scope) or self._grad_off_for_process(scope)
+                ):
                     effective = OFF
             if effective != FREE:
                 return
@@ -238,6 +240,36 @@ class ModeRules(Walk):
                     forward_line=inner.lineno,
                 )
             self.report(call, "GM501", message, scope)
+
+    def _grad_off_for_process(self, scope: Scope) -> bool:
+        """Whether gradients are off for the whole process wherever a function of this file runs, and nothing in the
+        file turns them back on: the file's top level turns them off (``torch.set_grad_enabled(False)`` as a
+        statement), or a module of the project it imports at its top level does (``Project.imports_grad_off``), or,
+        for a method, its class's ``__init__`` does (nothing of an instance runs before it). Asked only where a
+        finding would otherwise be reported (it may read the run's other files)."""
+        if self._grad_off_in_file:
+            return True
+        cls = scope.cls
+        if cls is None or self._grad_back_on_in_file:
+            return False
+        init = cls.methods.get("__init__")
+        return init is not None and grad_off_when_run(init.body, self.imports, imported=False)
+
+    @functools.cached_property
+    def _grad_back_on_in_file(self) -> bool:
+        return turns_grad_back_on(self.full_tree(), self.imports)
+
+    @functools.cached_property
+    def _grad_off_in_file(self) -> bool:
+        tree = self.full_tree()
+        if self._grad_back_on_in_file:
+            return False
+        if grad_off_when_run(tree.body, self.imports, imported=False):
+            return True
+        project = self.project
+        return project is not None and any(
+            project.imports_grad_off(self.path, node) for node in _top_level_imports(tree.body)
+        )
 
     def _forward_turns_grad_off(self, call: ast.Call) -> bool:
         """Whether a forward called with keyword arguments on a module the call cannot name the class of
@@ -589,6 +621,8 @@ class ModeRules(Walk):
                 continue  # judged where it is called, after the caller's own `eval()` (`_run_by_method`)
             if self.effective_grad(method) != FREE:
                 return
+            if self._grad_off_for_process(method):
+                return
             if self._forward_turns_grad_off(call):
                 continue
             reported.add(key)
@@ -749,3 +783,17 @@ def _reads_tensor_of(node: ast.AST, held: set[str]) -> bool:
             return True
         stack.extend(ast.iter_child_nodes(sub))
     return False
+
+
+def _top_level_imports(body: list[ast.stmt]) -> list[ast.Import | ast.ImportFrom]:
+    """The imports a module runs when it is run: at its top level, and in its top-level ``try``/``if`` blocks."""
+    found: list[ast.Import | ast.ImportFrom] = []
+    for stmt in body:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            found.append(stmt)
+        elif isinstance(stmt, ast.Try):
+            for block in (stmt.body, *(handler.body for handler in stmt.handlers), stmt.orelse, stmt.finalbody):
+                found += _top_level_imports(block)
+        elif isinstance(stmt, ast.If):
+            found += _top_level_imports(stmt.body) + _top_level_imports(stmt.orelse)
+    return found

@@ -27,7 +27,8 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from gradmode_plugin.lint.calls import FREE, OFF, CallIndex
+from gradmode_plugin.lint.calls import FREE, OFF, CallIndex, constructions
+from gradmode_plugin.lint.grad import grad_off_when_run, turns_grad_back_on
 from gradmode_plugin.lint.names import ImportTable, dotted_parts, names_a_module
 from gradmode_plugin.lint.testcode import is_test_path
 from gradmode_plugin.lint.walk import LIGHTNING_EVAL_STEPS, grad_set_by
@@ -51,6 +52,8 @@ class Project:
         #: every module ``forward`` of the project's non-test files: (its keyword parameters, whether it takes
         #: ``**kwargs``, whether it runs its submodules only with gradients off), read once
         self._forwards: list[tuple[frozenset[str], bool, bool]] | None = None
+        #: path -> whether importing that file turns gradients off for the process and nothing in it turns them on
+        self._off_at_import: dict[str, bool] = {}
 
     @property
     def paths(self) -> tuple[str, ...]:
@@ -111,6 +114,71 @@ class Project:
                         self._forwards.append((named, args.kwarg is not None, gradless))
         found = [gradless for named, splat, gradless in self._forwards if splat or keywords <= named]
         return bool(found) and all(found)
+
+    def imports_grad_off(self, importer: str, node: ast.Import | ast.ImportFrom) -> bool:
+        """Whether an import in ``importer`` runs a module of the project whose top level turns gradients off for
+        the whole process (``torch.set_grad_enabled(False)`` as a statement, outside its ``__main__`` block) and that
+        never turns them back on: a course's ``tests.py`` imported by its solutions. The module is the file the
+        import names beside ``importer`` (or relative to it), else the one file of the project at that path."""
+        return any(self._grad_off_at_import(path) for path in self._imported_files(importer, node))
+
+    def _imported_files(self, importer: str, node: ast.Import | ast.ImportFrom) -> list[str]:
+        if isinstance(node, ast.Import) or node.module is None:
+            modules = [alias.name for alias in node.names]
+        else:
+            modules = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+        here = os.path.dirname(os.path.normpath(importer))
+        if isinstance(node, ast.ImportFrom) and node.level:
+            for _ in range(node.level - 1):
+                here = os.path.dirname(here)
+        known = {os.path.normpath(path): path for path in self.paths}
+        found: list[str] = []
+        for module in modules:
+            for tail in (module.replace(".", os.sep) + ".py", os.path.join(module.replace(".", os.sep), "__init__.py")):
+                beside = os.path.normpath(os.path.join(here, tail))
+                if beside in known:
+                    found.append(known[beside])
+                    continue
+                if isinstance(node, ast.ImportFrom) and node.level:
+                    continue
+                matches = [path for norm, path in known.items() if norm == tail or norm.endswith(os.sep + tail)]
+                if len(matches) == 1:
+                    found.append(matches[0])
+        return found
+
+    def _grad_off_at_import(self, path: str) -> bool:
+        if path not in self._off_at_import:
+            off = False
+            try:
+                with open(path, "rb") as file:
+                    source = file.read()
+                if b"set_grad_enabled" in source:
+                    tree = ast.parse(source, filename=path)
+                    imports = _imports(tree)
+                    off = grad_off_when_run(tree.body, imports, imported=True) and not turns_grad_back_on(tree, imports)
+            except (OSError, SyntaxError, ValueError, RecursionError):
+                off = False  # unreadable: what it does is unknown
+            self._off_at_import[path] = off
+        return self._off_at_import[path]
+
+    def constructions_elsewhere(
+        self, name: str, path: str
+    ) -> list[tuple[ast.Call, ast.FunctionDef | ast.AsyncFunctionDef | None]] | None:
+        """Every call of a class by its name in the project's non-test files, but ``path`` and those that define a class
+        of that name themselves, with the function each is made in; None where one of them uses the name otherwise
+        (``calls.constructions``). A file that does not parse is passed over (it is GM999 where it is linted)."""
+        here = os.path.normpath(path)
+        found: list[tuple[ast.Call, ast.FunctionDef | ast.AsyncFunctionDef | None]] = []
+        for where, tree in self._trees(re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")):
+            if os.path.normpath(where) == here or any(
+                isinstance(node, ast.ClassDef) and node.name == name for node in ast.walk(tree)
+            ):
+                continue  # this file, or one that builds its own class of that name
+            sites = constructions(tree, name)
+            if sites is None:
+                return None
+            found += sites
+        return found
 
     def class_named(self, name: str) -> ast.ClassDef | None:
         """The one class of this name defined at the top level of a non-test file of the project, else None (none,

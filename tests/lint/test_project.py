@@ -31,14 +31,14 @@ def _write(root: Path, files: dict[str, str]) -> None:
         path.write_text(textwrap.dedent(text))
 
 
-def _found(root: Path, jobs: int = 1) -> set[Located]:
+def _found(root: Path, jobs: int = 1, code: str = "GM501") -> set[Located]:
     previous = os.getcwd()
     os.chdir(root)  # as a user runs it: from the project's root
     try:
         result = lint_files(python_files(["."]), select_codes(), jobs=jobs)
     finally:
         os.chdir(previous)
-    return {(Path(f.path).as_posix(), f.line, f.code) for f in result.findings if f.code == "GM501"}
+    return {(Path(f.path).as_posix(), f.line, f.code) for f in result.findings if f.code == code}
 
 
 CALLERS = {
@@ -363,3 +363,182 @@ def test_a_plain_class_step_run_by_its_loop_under_no_grad_stays_silent(tmp_path:
     flow += "        with torch.no_grad():\n            self.test_step()\n"
     _write(tmp_path, {"flow.py": "import torch\n" + flow})
     assert _found(tmp_path) == set()
+
+
+CHECKS = "import torch as t\n\nt.set_grad_enabled(False)\n\n\ndef check(x):\n    return x\n"
+SOLUTIONS = """\
+import torch
+import part4.checks as checks
+
+model = torch.nn.Linear(2, 2)
+model.eval()
+out = model(torch.ones(2)){mark}
+
+
+def run_model_on_data(model, data):
+    model.eval()
+    return model(data){mark}
+"""
+DETECTOR = """\
+import torch
+
+
+class Detector:
+    def __init__(self):
+        {init}
+        self.net = torch.nn.Linear(2, 2)
+        self.net.eval()
+
+    def detect(self, x):
+        return self.net(x){mark}
+"""
+PROCESS_WIDE = {
+    "an imported module turns gradients off at its top level": (
+        {"part4/checks.py": CHECKS, "part4/solutions.py": SOLUTIONS.format(mark="")}
+    ),
+    "the imported module turns them off only when run as a script": (
+        {
+            "part4/checks.py": CHECKS.replace(
+                "t.set_grad_enabled(False)", 'if __name__ == "__main__":\n    t.set_grad_enabled(False)'
+            ),
+            "part4/solutions.py": SOLUTIONS.format(mark=BUG),
+        }
+    ),
+    "the imported module turns them back on": (
+        {
+            "part4/checks.py": CHECKS + "\n\ndef train():\n    t.set_grad_enabled(True)\n",
+            "part4/solutions.py": SOLUTIONS.format(mark=BUG),
+        }
+    ),
+    "the importing file turns them back on": (
+        {
+            "part4/checks.py": CHECKS,
+            "part4/solutions.py": SOLUTIONS.format(mark=BUG) + "\n\ntorch.set_grad_enabled(True)\n",
+        }
+    ),
+    "the imported module turns them off in a function": (
+        {
+            "part4/checks.py": "import torch as t\n\n\ndef check(x):\n    t.set_grad_enabled(False)\n    return x\n",
+            "part4/solutions.py": SOLUTIONS.format(mark=BUG),
+        }
+    ),
+    "the file's own top level turns them off": (
+        {"run.py": "import torch\n\ntorch.set_grad_enabled(False)\n\n\n" + VALIDATE.format(mark="")}
+    ),
+    "the file's own top level turns them off, and a function turns them on again": (
+        {
+            "run.py": "import torch\n\ntorch.set_grad_enabled(False)\n\n\n"
+            + VALIDATE.format(mark=BUG)
+            + "\n\ndef train():\n    torch.set_grad_enabled(True)\n"
+        }
+    ),
+    "the class's __init__ turns them off for the process": (
+        {"detector.py": DETECTOR.format(init="torch.set_grad_enabled(False)", mark="")}
+    ),
+    "the class's __init__ turns them off, and the file turns them on again": (
+        {
+            "detector.py": DETECTOR.format(init="torch.set_grad_enabled(False)", mark=BUG)
+            + "\n\ndef train():\n    torch.set_grad_enabled(True)\n"
+        }
+    ),
+    "the class's __init__ turns them off only in a with": (
+        {"detector.py": DETECTOR.format(init="with torch.set_grad_enabled(False):\n            pass", mark=BUG)}
+    ),
+    "another class's __init__ turns them off": (
+        {
+            "detector.py": DETECTOR.format(init="pass", mark=BUG)
+            + "\n\nclass Other:\n    def __init__(self):\n        torch.set_grad_enabled(False)\n"
+        }
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(PROCESS_WIDE))
+def test_gradients_turned_off_for_the_process_silence_the_forwards_after_it(tmp_path: Path, case: str) -> None:
+    """A statement that turns gradients off for the whole process, run before a forward can run (an imported
+    module's top level, the file's own, the class's ``__init__``), with nothing in those files turning them on
+    again: no graph is recorded. Reported where the statement does not run first (a ``__main__`` block of the module
+    imported, a function of it, another class) or where the module or file turns gradients back on."""
+    _write(tmp_path, PROCESS_WIDE[case])
+    assert _found(tmp_path) == expected_findings(tmp_path)
+
+
+ATTENTION = """\
+import torch.nn.functional as F
+from torch import nn
+
+
+class SelfAttention(nn.Module):
+    def __init__(self, dim, attn_p={default}):
+        super().__init__()
+        self.attn_p = attn_p
+
+    def forward(self, q, k, v):
+        return F.scaled_dot_product_attention(q, k, v, dropout_p=self.attn_p){mark}
+
+
+class Block(nn.Module):
+    def __init__(self, dim, attn_p={block_default}):
+        super().__init__()
+        self.attn = {build}
+"""
+GM104 = "  # expect: GM104"
+
+
+def _attention(build: str, mark: str, default: str = "0", block_default: str = "0") -> str:
+    return ATTENTION.format(build=build, mark=mark, default=default, block_default=block_default)
+
+
+RATES = {
+    "built only with its default": {"model.py": _attention("SelfAttention(dim)", "")},
+    "built with a literal 0": {"model.py": _attention("SelfAttention(dim, 0.0)", "")},
+    "handed a parameter that defaults to 0": {"model.py": _attention("SelfAttention(dim, attn_p=attn_p)", "")},
+    "its __init__ names the class in super()": {
+        "model.py": _attention("SelfAttention(dim)", "").replace(
+            "super().__init__()\n        self.attn_p", "super(SelfAttention, self).__init__()\n        self.attn_p"
+        )
+    },
+    "another file builds its own class of that name with a rate": {
+        "model.py": _attention("SelfAttention(dim)", ""),
+        "other.py": "class SelfAttention:\n    def __init__(self, dim, attn_p=0.1):\n        self.attn_p = attn_p\n\n\n"
+        "layer = SelfAttention(64, attn_p=0.3)\n",
+    },
+    "handed a parameter that defaults to a rate": {
+        "model.py": _attention("SelfAttention(dim, attn_p=attn_p)", GM104, block_default="0.1")
+    },
+    "built with a rate by position": {"model.py": _attention("SelfAttention(dim, 0.1)", GM104)},
+    "built with keyword arguments unpacked": {"model.py": _attention("SelfAttention(dim, **cfg)", GM104)},
+    "its default is a rate": {"model.py": _attention("SelfAttention(dim)", GM104, default="0.1")},
+    "another file builds it with a rate": {
+        "model.py": _attention("SelfAttention(dim)", GM104),
+        "train.py": "from model import SelfAttention\n\nlayer = SelfAttention(64, attn_p=0.1)\n",
+    },
+    "another file builds it from a config": {
+        "model.py": _attention("SelfAttention(dim)", GM104),
+        "train.py": "import model\n\nlayer = getattr(model, 'SelfAttention')\nbuilt = model.SelfAttention\n",
+    },
+    "its own file never builds it": {"model.py": _attention("nn.Identity()", GM104)},
+    "its __init__ replaces the parameter": {
+        "model.py": _attention("SelfAttention(dim)", GM104).replace(
+            "        self.attn_p = attn_p", "        attn_p = attn_p or 0.1\n        self.attn_p = attn_p"
+        )
+    },
+    "its file subclasses it": {
+        "model.py": _attention("SelfAttention(dim)", GM104)
+        + "\n\nclass Wider(SelfAttention):\n    def __init__(self, dim):\n        super().__init__(dim, attn_p=0.1)\n"
+    },
+    "its file refers to the class without building it": {
+        "model.py": _attention("SelfAttention(dim)", GM104) + "\n\nLAYERS = {'attention': SelfAttention}\n"
+    },
+}
+
+
+@pytest.mark.parametrize("case", list(RATES))
+def test_an_attention_rate_every_construction_leaves_at_0_drops_nothing(tmp_path: Path, case: str) -> None:
+    """``dropout_p=self.attn_p`` where ``attn_p`` is an ``__init__`` parameter defaulting to 0 and every
+    construction of the class in the project leaves it at 0 (nothing passed, a literal 0, a parameter of the
+    building function that defaults to 0): no dropout ever. Reported where a construction passes a rate (here or
+    in another file), unpacks its arguments, where the class is referred to without being built, subclassed, never
+    built in its own file, or where the default is a rate."""
+    _write(tmp_path, RATES[case])
+    assert _found(tmp_path, code="GM104") == expected_findings(tmp_path)
