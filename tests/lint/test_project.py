@@ -396,6 +396,39 @@ PROCESS_WIDE = {
     "an imported module turns gradients off at its top level": (
         {"part4/checks.py": CHECKS, "part4/solutions.py": SOLUTIONS.format(mark="")}
     ),
+    "a module imported relatively turns gradients off at its top level": (
+        {
+            "part4/__init__.py": "",
+            "part4/checks.py": CHECKS,
+            "part4/solutions.py": SOLUTIONS.format(mark="").replace(
+                "import part4.checks as checks", "from . import checks"
+            ),
+        }
+    ),
+    "a package whose __init__ turns gradients off at its top level": (
+        {
+            "part4/__init__.py": CHECKS,
+            "part4/solutions.py": SOLUTIONS.format(mark="").replace("import part4.checks as checks", "import part4"),
+        }
+    ),
+    "a module of that name elsewhere, not the one imported, turns gradients off": (
+        {
+            "part4/checks.py": "def check(x):\n    return x\n",
+            "part5/checks.py": CHECKS,
+            "part4/solutions.py": SOLUTIONS.format(mark=BUG).replace(
+                "import part4.checks as checks", "from . import checks"
+            ),
+        }
+    ),
+    "an import that two modules of the project could be": (
+        {
+            "lib_a/checks.py": CHECKS,
+            "lib_b/checks.py": "def check(x):\n    return x\n",
+            "scripts/solutions.py": SOLUTIONS.format(mark=BUG).replace(
+                "import part4.checks as checks", "import checks"
+            ),
+        }
+    ),
     "the imported module turns them off only when run as a script": (
         {
             "part4/checks.py": CHECKS.replace(
@@ -458,7 +491,9 @@ def test_gradients_turned_off_for_the_process_silence_the_forwards_after_it(tmp_
     """A statement that turns gradients off for the whole process, run before a forward can run (an imported
     module's top level, the file's own, the class's ``__init__``), with nothing in those files turning them on
     again: no graph is recorded. Reported where the statement does not run first (a ``__main__`` block of the module
-    imported, a function of it, another class) or where the module or file turns gradients back on."""
+    imported, a function of it, another class) or where the module or file turns gradients back on. The module
+    imported is the file beside the importer (a relative import, a package's ``__init__.py``), else the one file of
+    the project at that path: an import two of its modules could be decides nothing."""
     _write(tmp_path, PROCESS_WIDE[case])
     assert _found(tmp_path) == expected_findings(tmp_path)
 
