@@ -145,12 +145,7 @@ class DropoutRules(Walk):
             passed = _passed(call, definition, p.id)
             if passed is None or _is_zero(passed) or _zero_unless_training(passed):
                 continue
-            if (
-                isinstance(passed, ast.Name)
-                and caller is not None
-                and passed.id in parameters(caller.node)
-                and _zero_default(caller.node, passed.id)
-            ):
+            if _zero_parameter(passed, caller.node if caller is not None else None):
                 continue  # handed on from the caller's own parameter, 0 by default
             return False
         return True
@@ -295,14 +290,20 @@ def _per_call_switch(test: ast.expr, scope: Scope, probability: ast.expr | None)
 def _passed(call: ast.Call, definition: Def, name: str) -> ast.expr | None:
     """What a call passes for a parameter, by keyword or by position (a method called on an object is passed its
     ``self``); ``None`` where it passes nothing for it, or nothing that can be read (``*args`` before it)."""
+    bound = definition.cls is not None and isinstance(call.func, ast.Attribute) and not _static(definition.node)
+    return _passed_to(call, definition.node, name, bound)
+
+
+def _passed_to(call: ast.Call, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str, bound: int) -> ast.expr | None:
+    """What a call passes for a parameter of ``node``, by keyword or by position, its first ``bound`` parameters
+    filled without the call (``self``); ``None`` where it passes nothing readable for it."""
     keyword = next((kw.value for kw in call.keywords if kw.arg == name), None)
     if keyword is not None:
         return keyword
-    args = definition.node.args
+    args = node.args
     positional = [arg.arg for arg in (*args.posonlyargs, *args.args)]
     if name not in positional:
         return None
-    bound = definition.cls is not None and isinstance(call.func, ast.Attribute) and not _static(definition.node)
     index = positional.index(name) - bound
     if index < 0 or index >= len(call.args) or any(isinstance(arg, ast.Starred) for arg in call.args[: index + 1]):
         return None
@@ -319,14 +320,12 @@ def _leaves_zero(
     literal 0, or a parameter of the function it is made in that defaults to 0."""
     if _splat(call):
         return False
-    passed = next((kw.value for kw in call.keywords if kw.arg == name), None)
-    if passed is None:
-        args = init.args
-        positional = [arg.arg for arg in (*args.posonlyargs, *args.args)][1:]  # less `self`
-        if name in positional and positional.index(name) < len(call.args):
-            passed = call.args[positional.index(name)]
-    if passed is None or _is_zero(passed):
-        return True
+    passed = _passed_to(call, init, name, bound=1)  # a construction passes no `self`
+    return passed is None or _is_zero(passed) or _zero_parameter(passed, function)
+
+
+def _zero_parameter(passed: ast.expr, function: ast.FunctionDef | ast.AsyncFunctionDef | None) -> bool:
+    """Whether a value passed on is a parameter of the function it is passed in that defaults to 0."""
     return (
         isinstance(passed, ast.Name)
         and function is not None

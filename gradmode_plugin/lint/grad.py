@@ -11,7 +11,7 @@ from typing import Final
 from gradmode_plugin.lint import names
 from gradmode_plugin.lint.calls import is_main_guard
 from gradmode_plugin.lint.rules import RULES_BY_CODE
-from gradmode_plugin.lint.walk import FUNCTIONS, ON, Ctx, Scope, Walk, matches, written
+from gradmode_plugin.lint.walk import FUNCTIONS, ON, Ctx, Scope, Walk, is_false, matches, written
 
 #: Names of functions that run inference: ``@torch.enable_grad()`` on one of them is GM302 whatever
 #: ``eval-functions`` says (a saliency or attack function is free to turn gradients on; a `predict` is not).
@@ -113,14 +113,8 @@ def grad_off_when_run(body: list[ast.stmt], imports: names.ImportTable, imported
     block."""
     for stmt in body:
         if isinstance(stmt, ast.Expr):
-            call = stmt.value
-            if (
-                isinstance(call, ast.Call)
-                and imports.qualname(call.func) == names.SET_GRAD_ENABLED
-                and call.args
-                and isinstance(call.args[0], ast.Constant)
-                and call.args[0].value is False
-            ):
+            call = _set_grad_statement(stmt, imports)
+            if call is not None and call.args and is_false(call.args[0]):
                 return True
         elif isinstance(stmt, ast.If):
             if imported and is_main_guard(stmt.test):
@@ -139,10 +133,16 @@ def grad_off_when_run(body: list[ast.stmt], imports: names.ImportTable, imported
 def turns_grad_back_on(tree: ast.Module, imports: names.ImportTable) -> bool:
     """Whether a module may turn gradients on for the process: ``torch.set_grad_enabled(...)`` as a statement
     anywhere in it with anything but ``False`` (a ``with`` restores the mode it found, and counts for nothing)."""
-    return any(
-        isinstance(stmt, ast.Expr)
-        and isinstance(stmt.value, ast.Call)
-        and imports.qualname(stmt.value.func) == names.SET_GRAD_ENABLED
-        and not (stmt.value.args and isinstance(stmt.value.args[0], ast.Constant) and stmt.value.args[0].value is False)
-        for stmt in ast.walk(tree)
-    )
+    for stmt in ast.walk(tree):
+        call = _set_grad_statement(stmt, imports) if isinstance(stmt, ast.Expr) else None
+        if call is not None and not (call.args and is_false(call.args[0])):
+            return True
+    return False
+
+
+def _set_grad_statement(stmt: ast.Expr, imports: names.ImportTable) -> ast.Call | None:
+    """The ``torch.set_grad_enabled(...)`` call a statement is, else None."""
+    call = stmt.value
+    if isinstance(call, ast.Call) and imports.qualname(call.func) == names.SET_GRAD_ENABLED:
+        return call
+    return None

@@ -35,6 +35,8 @@ from gradmode_plugin.lint.walk import LIGHTNING_EVAL_STEPS, grad_set_by
 
 __all__ = ["Project"]
 
+_Function = ast.FunctionDef | ast.AsyncFunctionDef
+
 
 class Project:
     """The files of one run (``paths``), searched for the calls of a name when a rule asks; ``more``: other files
@@ -54,6 +56,9 @@ class Project:
         self._forwards: list[tuple[frozenset[str], bool, bool]] | None = None
         #: path -> whether importing that file turns gradients off for the process and nothing in it turns them on
         self._off_at_import: dict[str, bool] = {}
+        #: (class name, file) -> the class's constructions in the other files (``constructions_elsewhere``)
+        self._constructions: dict[tuple[str, str], list[tuple[ast.Call, _Function | None]] | None] = {}
+        self._normalised: dict[str, str] | None = None
 
     @property
     def paths(self) -> tuple[str, ...]:
@@ -131,7 +136,9 @@ class Project:
         if isinstance(node, ast.ImportFrom) and node.level:
             for _ in range(node.level - 1):
                 here = os.path.dirname(here)
-        known = {os.path.normpath(path): path for path in self.paths}
+        if self._normalised is None:
+            self._normalised = {os.path.normpath(path): path for path in self.paths}
+        known = self._normalised
         found: list[str] = []
         for module in modules:
             for tail in (module.replace(".", os.sep) + ".py", os.path.join(module.replace(".", os.sep), "__init__.py")):
@@ -161,24 +168,26 @@ class Project:
             self._off_at_import[path] = off
         return self._off_at_import[path]
 
-    def constructions_elsewhere(
-        self, name: str, path: str
-    ) -> list[tuple[ast.Call, ast.FunctionDef | ast.AsyncFunctionDef | None]] | None:
+    def constructions_elsewhere(self, name: str, path: str) -> list[tuple[ast.Call, _Function | None]] | None:
         """Every call of a class by its name in the project's non-test files, but ``path`` and those that define a class
         of that name themselves, with the function each is made in; None where one of them uses the name otherwise
-        (``calls.constructions``). A file that does not parse is passed over (it is GM999 where it is linted)."""
+        (``calls.constructions``). A file that does not parse is passed over (it is GM999 where it is linted). Read
+        once per class and file."""
         here = os.path.normpath(path)
-        found: list[tuple[ast.Call, ast.FunctionDef | ast.AsyncFunctionDef | None]] = []
-        for where, tree in self._trees(re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")):
-            if os.path.normpath(where) == here or any(
-                isinstance(node, ast.ClassDef) and node.name == name for node in ast.walk(tree)
-            ):
-                continue  # this file, or one that builds its own class of that name
-            sites = constructions(tree, name)
-            if sites is None:
-                return None
-            found += sites
-        return found
+        if (name, here) not in self._constructions:
+            found: list[tuple[ast.Call, _Function | None]] | None = []
+            for where, tree in self._trees(re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")):
+                if os.path.normpath(where) == here or any(
+                    isinstance(node, ast.ClassDef) and node.name == name for node in ast.walk(tree)
+                ):
+                    continue  # this file, or one that builds its own class of that name
+                sites = constructions(tree, name)
+                if sites is None:
+                    found = None
+                    break
+                found += sites
+            self._constructions[(name, here)] = found
+        return self._constructions[(name, here)]
 
     def class_named(self, name: str) -> ast.ClassDef | None:
         """The one class of this name defined at the top level of a non-test file of the project, else None (none,
