@@ -26,6 +26,9 @@ OFF: Final = 1  # no_grad, inference_mode, set_grad_enabled(False)
 ON: Final = 2  # enable_grad, set_grad_enabled(True)
 _FUNCTIONS: Final = (ast.FunctionDef, ast.AsyncFunctionDef)
 
+#: Statements and expressions whose ``test`` is read only for its truth value.
+_TESTED: Final = (ast.If, ast.While, ast.IfExp, ast.Assert)
+
 #: How a call names its callee: ("fn", name), ("self", class, method) or ("attr", method) for ``obj.method(...)``.
 CalleeKey = tuple[str, ...]
 
@@ -108,6 +111,14 @@ class CallIndex:
             return
         if isinstance(node, ast.If) and cur is None and is_main_guard(node.test):
             self.main_guard = True
+        if isinstance(node, _TESTED):
+            # `if self.args.imprint_weights:` reads a flag that shares a method's name: a truth test hands no
+            # function over to anyone, so it is no reference (only what the test calls is)
+            self._visit_test(node.test, cur, self_cls, grad)
+            for child in child_nodes(node):
+                if child is not node.test:
+                    self._visit(child, cur, None, self_cls, grad)
+            return
         if isinstance(node, ast.Call):
             self._call(node, cur, self_cls, grad)
             return
@@ -116,6 +127,21 @@ class CallIndex:
             self.sites.setdefault(key, []).append((None, FREE, None))
         for child in child_nodes(node):
             self._visit(child, cur, None, self_cls, grad)
+
+    def _visit_test(self, node: ast.expr, cur: Def | None, self_cls: str | None, grad: int) -> None:
+        """A truth test's operands: a name or attribute there is read for its truth value, not handed over."""
+        if isinstance(node, ast.BoolOp):
+            for value in node.values:
+                self._visit_test(value, cur, self_cls, grad)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            self._visit_test(node.operand, cur, self_cls, grad)
+        elif isinstance(node, ast.Compare):
+            for operand in (node.left, *node.comparators):
+                self._visit_test(operand, cur, self_cls, grad)
+        elif isinstance(node, ast.Attribute):
+            self._visit(node.value, cur, None, self_cls, grad)
+        elif not isinstance(node, ast.Name):
+            self._visit(node, cur, None, self_cls, grad)
 
     @staticmethod
     def _reference(node: ast.AST, self_cls: str | None) -> CalleeKey | None:

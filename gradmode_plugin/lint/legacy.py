@@ -5,13 +5,15 @@ from __future__ import annotations
 import ast
 
 from gradmode_plugin.lint.rules import RULES_BY_CODE
-from gradmode_plugin.lint.walk import Walk, is_true
+from gradmode_plugin.lint.walk import OFF, RAISES, Ctx, Walk, is_true
 
 
 class LegacyRules(Walk):
     """APIs that once turned gradients off and no longer do."""
 
-    def _variable_call(self, call: ast.Call) -> None:
+    def _variable_call(self, call: ast.Call, ctx: Ctx) -> None:
+        if ctx.grad in (OFF, RAISES):
+            return  # a `volatile=True` left inside `with torch.no_grad():` does nothing, and nothing is needed
         if any(kw.arg == "volatile" and is_true(kw.value) for kw in call.keywords):
             self.report(
                 call,

@@ -214,7 +214,7 @@ class ModeRules(Walk):
                 return
             if passed is None and self._returned(call, path, scope):
                 continue
-            if self._built_frozen(key, scope):
+            if self._built_frozen(key, scope) or self._handed_frozen(key, scope, 0):
                 continue  # last: it may read the run's other files for the class
             if (
                 last[0] == (0, 0)
@@ -635,6 +635,46 @@ class ModeRules(Walk):
                 ),
                 method,
             )
+
+    def _handed_frozen(self, key: str, scope: Scope, depth: int) -> bool:
+        """Whether a function's parameter ``key`` is given a self-freezing module at every call: the function is
+        called only in this file (no other non-test file of the run names it), never passed around, and each call
+        passes, at the parameter's place, a name built frozen where it is called, or handed frozen there (three calls
+        deep). FID's ``get_activations(files, model)``, reached from ``model = InceptionV3([block_idx])`` through
+        ``calculate_activation_statistics(files, model)``."""
+        definition = self._definition(scope)
+        if (
+            depth > 3
+            or key not in scope.params
+            or definition is None
+            or definition.cls is not None
+            or self.project is None
+            or self.project.called_elsewhere(definition.name, self.path)
+        ):
+            return False
+        args = scope.node.args  # type: ignore[union-attr]
+        if key in (args.vararg.arg if args.vararg else None, args.kwarg.arg if args.kwarg else None):
+            return False
+        position = (
+            [arg.arg for arg in [*args.posonlyargs, *args.args]].index(key)
+            if key not in {arg.arg for arg in args.kwonlyargs}
+            else None
+        )
+        sites = self.index().callers(definition)
+        if not sites:
+            return False
+        for caller, _, call in sites:
+            if call is None or any(isinstance(arg, ast.Starred) for arg in call.args):
+                return False
+            given = next((kw.value for kw in call.keywords if kw.arg == key), None)
+            if given is None and position is not None and position < len(call.args):
+                given = call.args[position]
+            where = self.module if caller is None else self._scope_of.get(id(caller.node))
+            if not isinstance(given, ast.Name) or where is None:
+                return False
+            if not (self._built_frozen(given.id, where) or self._handed_frozen(given.id, where, depth + 1)):
+                return False
+        return True
 
     @functools.cached_property
     def _scope_of(self) -> dict[int, Scope]:

@@ -97,6 +97,10 @@ def dotted_parts(node: ast.expr) -> list[str] | None:
     return parts[::-1]
 
 
+#: Frameworks whose modules have ``eval()``/``train()`` like torch's (``paddle.nn.Layer``, ``jittor.Module``...).
+OTHER_FRAMEWORKS: Final = frozenset({"paddle", "jittor", "oneflow", "megengine", "mindspore"})
+
+
 class ImportTable:
     """Local names bound by import statements, mapped to the fully qualified names they stand for."""
 
@@ -131,6 +135,13 @@ class ImportTable:
     def is_import(self, name: str) -> bool:
         """Whether ``name`` was bound by an import (a module or an imported object, not a local variable)."""
         return name in self._names
+
+    def another_framework(self) -> bool:
+        """Whether the module imports a framework whose modules share torch's ``eval()``/``train()`` and
+        ``no_grad`` names (PaddlePaddle, Jittor, OneFlow, MegEngine, MindSpore) and not torch: its modes and grad
+        modes are that framework's, which torch's rules do not describe."""
+        roots = {qualified.partition(".")[0] for qualified in self._names.values()}
+        return "torch" not in roots and not roots.isdisjoint(OTHER_FRAMEWORKS)
 
     def qualname(self, node: ast.expr) -> str | None:
         """The canonical fully qualified name of a dotted expression rooted in an import, else None."""

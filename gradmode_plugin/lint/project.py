@@ -72,12 +72,20 @@ class Project:
     def grad_where_called(self, name: str, path: str) -> int:
         """``OFF`` where files other than ``path`` call ``name`` and each call runs with gradients off, else
         ``FREE`` (no call elsewhere, one with gradients on, or the name passed around)."""
+        elsewhere = self._grads_elsewhere(name, path)
+        return OFF if elsewhere and all(grad == OFF for grad in elsewhere) else FREE
+
+    def called_elsewhere(self, name: str, path: str) -> bool:
+        """Whether a non-test file other than ``path`` calls ``name`` or refers to it."""
+        return bool(self._grads_elsewhere(name, path))
+
+    def _grads_elsewhere(self, name: str, path: str) -> list[int]:
+        """The grad mode at each call of ``name`` (``FREE`` for a reference) in the non-test files but ``path``."""
         sites = self._sites.get(name)
         if sites is None:
             sites = self._sites[name] = list(self._find(name))
         here = os.path.normpath(path)
-        elsewhere = [grad for where, grad in sites if os.path.normpath(where) != here]
-        return OFF if elsewhere and all(grad == OFF for grad in elsewhere) else FREE
+        return [grad for where, grad in sites if os.path.normpath(where) != here]
 
     def runs_without_grad(self, name: str) -> bool:
         """Whether every function or method of this name in the project's non-test files runs its forward with

@@ -514,14 +514,18 @@ class Walk(abc.ABC):
     def run(self) -> list[Finding]:
         ctx = Ctx(self.module, FREE, False, False, frozenset(), None)
         self._walk(self.tree.body, ctx)
+        # `net.eval()` in a PaddlePaddle file is paddle's, and torch's `no_grad` would not turn its gradients off
+        torch_modes = not self.imports.another_framework()
         for scope in self.scopes:
             self._decide_dropouts(scope)
-            self._decide_modes(scope)
+            if torch_modes:
+                self._decide_modes(scope)
             self._decide_grad(scope)
             self._decide_params(scope)
             self._decide_threads(scope)
-        self._decide_classes()
-        self._decide_loops()
+        if torch_modes:
+            self._decide_classes()
+            self._decide_loops()
         return sorted(set(self.findings))
 
     # -- what the families do where the walk finds their nodes, and decide at a scope's end ----------------------
@@ -614,7 +618,7 @@ class Walk(abc.ABC):
         """threads.py: the threads a scope starts (GM801)."""
 
     @abc.abstractmethod
-    def _variable_call(self, call: ast.Call) -> None:
+    def _variable_call(self, call: ast.Call, ctx: Ctx) -> None:
         """legacy.py: ``torch.autograd.Variable(...)``."""
 
     @abc.abstractmethod
@@ -1080,7 +1084,7 @@ class Walk(abc.ABC):
         if qualname in names.DROPOUT_FUNCTIONAL or qualname in names.DROPOUT_TORCH or qualname == names.SDPA:
             self._dropout_call(call, qualname, ctx)
         elif qualname == names.VARIABLE:
-            self._variable_call(call)
+            self._variable_call(call, ctx)
         elif qualname in names.AUTOGRAD_BACKWARD:
             self._backward(call, ctx)
         elif qualname in names.AUTOGRAD_GRAD:

@@ -218,6 +218,28 @@ BUGS: dict[str, str] = {
         model.eval()
         out = model(torch.ones(1))  # expect: GM501
         """,
+    "gm501_other_framework_beside_torch.py": """
+        import paddle
+        import torch
+
+
+        def detect(net, image):
+            net.eval()
+            return net(image)  # expect: GM501
+        """,
+    "gm501_method_behind_a_flag.py": """
+        import torch
+
+
+        class Continual:
+            def begin_task(self, dataset):
+                if self.args.imprint_weights:
+                    self.imprint_weights(dataset)
+
+            def imprint_weights(self, dataset):
+                self.net.eval()
+                return [self.net(x) for x in dataset]  # expect: GM501
+        """,
     "gm601_volatile.py": """
         import torch
         from torch.autograd import Variable
@@ -523,11 +545,47 @@ CORRECT: dict[str, str] = {
                 return self(batch)
         """,
     "ok_volatile.py": """
+        import torch
         from torch.autograd import Variable
 
 
         def wrap(x):
             return Variable(x), Variable(x, requires_grad=True), Variable(x, volatile=False)
+
+
+        def evaluate(model, x):
+            model.eval()
+            with torch.no_grad():
+                return model(Variable(x, volatile=True))  # a no-op, where nothing more is needed
+
+
+        @torch.no_grad()
+        def predict(model, x):
+            model.eval()
+            return model(Variable(x, volatile=True))
+        """,
+    "ok_other_framework.py": """
+        import paddle
+        from paddle import nn
+
+
+        def detect(net, image):
+            net.eval()  # paddle's: torch's no_grad would not turn its gradients off
+            return net(image)
+        """,
+    "ok_method_behind_a_flag.py": """
+        import torch
+
+
+        class Continual:
+            def begin_task(self, dataset):
+                with torch.no_grad():
+                    if self.args.imprint_weights and not self.args.frozen:
+                        self.imprint_weights(dataset)
+
+            def imprint_weights(self, dataset):
+                self.net.eval()
+                return [self.net(x) for x in dataset]
         """,
     "ok_parameter_updates.py": """
         import torch

@@ -577,3 +577,82 @@ def test_an_attention_rate_every_construction_leaves_at_0_drops_nothing(tmp_path
     built in its own file, or where the default is a rate."""
     _write(tmp_path, RATES[case])
     assert _found(tmp_path, code="GM104") == expected_findings(tmp_path)
+
+
+INCEPTION = """\
+import torch
+from torch import nn
+
+
+class InceptionV3(nn.Module):
+    def __init__(self, blocks, requires_grad=False):
+        super().__init__()
+        self.body = nn.Sequential(*[nn.Linear(2, 2) for _ in blocks])
+        for param in self.parameters():
+            param.requires_grad = requires_grad
+
+    def forward(self, x):
+        return [self.body(x)]
+"""
+FID = """\
+import torch
+from inception import InceptionV3
+
+
+def get_activations(images, model, batch_size=50):
+    model.eval()
+    return [model(batch)[0] for batch in images.split(batch_size)]{mark}
+
+
+def activation_statistics(images, model, batch_size=50):
+    act = get_activations(images, model, batch_size)
+    return act.mean(0), act.std(0)
+
+
+def fid_given_images(real, fake):
+    model = InceptionV3([3]{built})
+    return activation_statistics(real, model), activation_statistics(fake, model=model)
+"""
+
+
+def _fid(mark: str = "", built: str = "", **more: str) -> dict[str, str]:
+    return {"inception.py": INCEPTION, "fid_score.py": FID.format(mark=mark, built=built), **more}
+
+
+FROZEN_HANDED = {
+    "a frozen model handed down two calls": _fid(),
+    "the model is built trainable": _fid(BUG, ", requires_grad=True"),
+    "another file calls the function with its own model": _fid(
+        BUG, **{"train.py": "from fid_score import get_activations\n\nget_activations(images, net)\n"}
+    ),
+    "the function is passed around": _fid(BUG)
+    | {"fid_score.py": FID.format(mark=BUG, built="") + "\nSTATS = {'fid': activation_statistics}\n"},
+    "a call unpacks its arguments": _fid(BUG)
+    | {
+        "fid_score.py": FID.format(mark=BUG, built="")
+        + "\n\ndef again(parts):\n    frozen = InceptionV3([3])\n    return get_activations(*parts, frozen)\n"
+    },
+    "a call hands over a name built otherwise": _fid(BUG)
+    | {
+        "fid_score.py": FID.format(mark=BUG, built="")
+        + "\n\ndef again(images, net):\n    return get_activations(images, net.eval())\n"
+    },
+    "a test calls it with its own model": _fid(
+        **{
+            "tests/test_fid.py": (
+                "from fid_score import get_activations\n\n\ndef test_fid():\n    get_activations(images, net)\n"
+            )
+        }
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(FROZEN_HANDED))
+def test_a_frozen_model_handed_in_through_parameters_records_no_graph(tmp_path: Path, case: str) -> None:
+    """FID's ``get_activations(images, model)`` runs ``model`` after ``eval()`` without ``no_grad``, and every call
+    of it (and of the function calling it) passes a model built by a class that freezes its parameters when built so:
+    no graph is recorded. Reported where one construction asks for trainable parameters, where another non-test file
+    of the project calls the function (its model is unknown), where the function is passed around, a call unpacks its
+    arguments, or a call passes something other than a name built frozen."""
+    _write(tmp_path, FROZEN_HANDED[case])
+    assert _found(tmp_path) == expected_findings(tmp_path)
