@@ -132,6 +132,7 @@ class HFGradModeGuard(TrainerCallback):
                 raise
             finally:
                 stack.pop()
+                run.loop_frame = None
             run.close_batch(None)
             run.begin()  # a loop of no batch still counts as a run
             scope.boundary("at the end of the stage")
@@ -190,6 +191,9 @@ class _Stage:
         self.batches = 0
         #: Whether a batch is open (begun, not yet ended).
         self._open = False
+        #: transformers' evaluation_loop frame of this stage, found at its first step output (the same frame for the
+        #: whole loop); dropped when the stage ends.
+        self.loop_frame: Any = None
 
     def begin(self) -> None:
         """transformers' ``model.eval()`` has run: the stage's run begins, modules still training are reported."""
@@ -212,15 +216,16 @@ class _Stage:
             self.scope.close_batch(exc)
 
     def check_step_output(self) -> None:
-        frame = internals.loop_frame()
+        frame = self.loop_frame
         if frame is None:
-            return
-        values = frame.f_locals
-        outputs = tuple(values.get(name) for name in internals.STEP_OUTPUT_LOCALS)
-        if any(getattr(value, "requires_grad", False) for value in outputs) or any(
-            isinstance(value, (tuple, list, dict)) for value in outputs
-        ):
-            self.scope.check_output(outputs, "prediction_step output", self.scope.step_where)
+            frame = self.loop_frame = internals.loop_frame()
+            if frame is None:
+                return
+        outputs = tuple(map(frame.f_locals.get, internals.STEP_OUTPUT_LOCALS))
+        for value in outputs:
+            if isinstance(value, (tuple, list, dict)) or getattr(value, "requires_grad", False):
+                self.scope.check_output(outputs, "prediction_step output", self.scope.step_where)
+                return
 
 
 _local = threading.local()
