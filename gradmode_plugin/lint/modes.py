@@ -27,6 +27,7 @@ from gradmode_plugin.lint.walk import (
     Scope,
     Walk,
     argument,
+    built_call,
     dotted,
     is_lightning_evaluation,
     is_true,
@@ -196,6 +197,13 @@ class ModeRules(Walk):
             reaching = [m for m in modes if not _exclusive(scope.mode_paths.get(m[0], ()), path)]
             last = _last_mode(reaching, key, position)
             if last is None or last[1] != "eval" or (key, last[0], path) in reported:
+                continue
+            if any(
+                other == key and last[0] < at < position and path[: len(where)] == where
+                for at, other, where in scope.rebound
+            ):
+                # `model = Net()` (or an onnxruntime session) since the `eval()`, in a block the call is in: not the
+                # module put in `eval()`
                 continue
             until = min(
                 (at for at, other, mode in reaching if other == key and at > last[0] and mode == "train"), default=None
@@ -535,12 +543,16 @@ class ModeRules(Walk):
             and scope.name == "forward"
             and isinstance(scope.node, FUNCTIONS)
             and scope.wants_grad
-            and (any("." not in key for key in scope.leaf_tensors) or self._computes_gradients(scope.node))
+            and (
+                any("." not in key and not self._made_by_factories(key, scope) for key in scope.leaf_tensors)
+                or self._computes_gradients(scope.node)
+            )
             for scope in self.scopes
         )
 
     def _computes_gradients(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-        """Whether a function calls ``autograd.grad``, ``backward()``, ``requires_grad_()`` or ``enable_grad``."""
+        """Whether a function calls ``autograd.grad``, ``backward()``, ``requires_grad_()`` (not on a tensor a torch
+        factory just made) or ``enable_grad``."""
         for sub in ast.walk(node):
             if isinstance(sub, ast.Call):
                 qualname = self.imports.qualname(sub.func)
@@ -550,9 +562,22 @@ class ModeRules(Walk):
                     or qualname == names.ENABLE_GRAD
                 ):
                     return True
-                if isinstance(sub.func, ast.Attribute) and sub.func.attr in ("backward", "requires_grad_"):
+                if isinstance(sub.func, ast.Attribute) and (
+                    sub.func.attr == "backward"
+                    or (sub.func.attr == "requires_grad_" and not self._factory_made(sub.func.value))
+                ):
                     return True
         return False
+
+    def _factory_made(self, value: ast.expr) -> bool:
+        """``torch.zeros(n, b, h)`` (``.to(device)``...): a new tensor from shapes alone."""
+        return isinstance(value, ast.Call) and self.imports.qualname(built_call(value).func) in names.TENSOR_FACTORIES
+
+    def _made_by_factories(self, name: str, scope: Scope) -> bool:
+        """Whether every value the function gives ``name`` is a torch factory's new tensor (``h0 =
+        torch.zeros(...).requires_grad_()``)."""
+        values = scope.assigned.get(name, [])
+        return bool(values) and all(self._factory_made(value) for value, _, _ in values)
 
     def _decide_classes(self) -> None:
         """``self.vocoder.eval()`` in one method (``__init__``), ``self.vocoder(x)`` in another that runs without

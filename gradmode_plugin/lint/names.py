@@ -97,6 +97,13 @@ def dotted_parts(node: ast.expr) -> list[str] | None:
     return parts[::-1]
 
 
+#: torch functions that make a new tensor from shapes or constants alone: ``torch.zeros(...).requires_grad_()`` in a
+#: ``forward`` (an LSTM's initial state, a widely copied idiom) asks for no gradient of anything the caller passes.
+TENSOR_FACTORIES: Final = frozenset(
+    f"torch.{name}"
+    for name in ("zeros", "ones", "empty", "full", "rand", "randn", "randint", "arange", "linspace", "eye")
+)
+
 #: Frameworks whose modules have ``eval()``/``train()`` like torch's (``paddle.nn.Layer``, ``jittor.Module``...).
 OTHER_FRAMEWORKS: Final = frozenset({"paddle", "jittor", "oneflow", "megengine", "mindspore"})
 

@@ -250,6 +250,7 @@ class Scope:
         "pending_dropouts",
         "pools",
         "reads_grad_mode",
+        "rebound",
         "sdpa_calls",
         "set_grad_statements",
         "threads",
@@ -283,6 +284,9 @@ class Scope:
         self.mode_calls: list[tuple[tuple[int, int], str, str]] = []
         #: position of a mode call -> its block path (which branches of which `if` it is in)
         self.mode_paths: dict[tuple[int, int], tuple[int, ...]] = {}
+        #: (position, name, block path): a name given a value not made from it (`model = Net()`, `model = lambda
+        #: x: session.run(...)`): whatever mode the old value was put in, the new one was not (modes.py)
+        self.rebound: list[tuple[tuple[int, int], str, tuple[int, ...]]] = []
         self.train_calls: list[tuple[ast.Call, str]] = []
         #: (call, grad mode there, block path): every call that may run a module's forward (modes.py)
         self.model_calls: list[tuple[ast.Call, int, tuple[int, ...]]] = []
@@ -958,6 +962,11 @@ class Walk(abc.ABC):
                 self._parameter_rebound(node, name, value, ctx)
         if len(scope.mode_calls) > before:
             scope.mode_paths[(node.lineno, node.col_offset)] = ctx.path
+        else:
+            for target in targets:
+                key = dotted(target)
+                if key is not None and not any(dotted(sub) == key for sub in ast.walk(value)):
+                    scope.rebound.append(((node.lineno, node.col_offset), key, ctx.path))
         return True
 
     # -- what an assignment or a statement says ------------------------------------------------------------------

@@ -227,6 +227,44 @@ BUGS: dict[str, str] = {
             net.eval()
             return net(image)  # expect: GM501
         """,
+    "gm501_rebound_from_itself.py": """
+        import torch
+        from torch import nn
+
+
+        def predict(model, x):
+            model.eval()
+            model = model.half()
+            return model(x)  # expect: GM501
+
+
+        def predict_parallel(model, x):
+            model.eval()
+            model = nn.DataParallel(model)
+            return model(x)  # expect: GM501
+
+
+        def predict_either(model, x, exported):
+            model.eval()
+            if exported:
+                model = OnnxModel("model.onnx")
+                return model(x)
+            else:
+                return model(x)  # expect: GM501
+
+
+        class Runner:
+            def predict(self, x):
+                self.model.eval()
+                self.model = self.model.to("cpu")
+                return self.model(x)  # expect: GM501
+
+            def predict_later(self, x):
+                self.model.eval()
+                out = self.model(x)  # expect: GM501
+                self.model = nn.Linear(2, 2)
+                return out
+        """,
     "gm501_method_behind_a_flag.py": """
         import torch
 
@@ -563,6 +601,35 @@ CORRECT: dict[str, str] = {
         def predict(model, x):
             model.eval()
             return model(Variable(x, volatile=True))
+        """,
+    "ok_rebound.py": """
+        import onnxruntime
+        import torch
+        from torch import nn
+
+
+        def demo(x):
+            model = nn.Sequential(nn.Linear(2, 2), nn.Dropout(0.5))
+            model.eval()
+            model = nn.Sequential(nn.Linear(2, 2), nn.Dropout(0.5))  # a new module, in training mode
+            return model(x)
+
+
+        def compare_with_onnx(x, path):
+            model = torch.load(path)
+            model.eval()
+            with torch.no_grad():
+                expected = model(x)
+            session = onnxruntime.InferenceSession("model.onnx")
+            model = lambda t: session.run(None, {"x": t.numpy()})[0]
+            return expected, model(x)
+
+
+        class Runner:
+            def swap(self, x):
+                self.model.eval()
+                self.model = Net()
+                return self.model(x)
         """,
     "ok_other_framework.py": """
         import paddle

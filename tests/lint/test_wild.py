@@ -76,6 +76,29 @@ TRAIN = """
 """
 
 BUGS: dict[str, str] = {
+    # a widely copied LSTM forecasting idiom: the initial state made to require grad asks for no gradient
+    "lstm_initial_state.py": """
+        import torch
+        from torch import nn
+
+
+        class LSTMModel(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lstm = nn.LSTM(1, 8, batch_first=True)
+                self.fc = nn.Linear(8, 1)
+
+            def forward(self, x):
+                h0 = torch.zeros(1, x.size(0), 8).requires_grad_()
+                c0 = torch.zeros(1, x.size(0), 8).to(x.device).requires_grad_()
+                out, _ = self.lstm(x, (h0.detach(), c0.detach()))
+                return self.fc(out[:, -1])
+
+
+        model = LSTMModel()
+        model.eval()
+        predictions = model(torch.randn(4, 5, 1))  # expect: GM501
+        """,
     # a rate switched by a config flag, not by the mode: it drops in evaluation too, wherever it is decided
     "dropout_rate_by_flag.py": """
         import torch
@@ -1442,6 +1465,25 @@ CORRECT: dict[str, str] = {
 
         def evaluate_param(vgg, loader):
             return [vgg(x) for x in loader]
+        """,
+    "input_made_to_require_grad.py": """
+        import torch
+        from torch import nn
+
+
+        class Saliency(nn.Module):
+            def __init__(self, net):
+                super().__init__()
+                self.net = net
+
+            def forward(self, x):
+                x = x.detach().requires_grad_()  # the caller differentiates the output w.r.t. its input
+                return self.net(x), x
+
+
+        def explain(model, image):
+            model.eval()
+            return model(image)
         """,
     "energy_model.py": """
         import torch
