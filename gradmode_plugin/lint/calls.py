@@ -217,6 +217,22 @@ class CallIndex:
         return self.main_guard and bool(sites) and all(caller is None and call is not None for caller, _, call in sites)
 
 
+def passed_to(call: ast.Call, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str, bound: int) -> ast.expr | None:
+    """What a call passes for a parameter of ``node``, by keyword or by position, its first ``bound`` parameters
+    filled without the call (``self``); ``None`` where it passes nothing readable for it (``*args`` up to it)."""
+    keyword = next((kw.value for kw in call.keywords if kw.arg == name), None)
+    if keyword is not None:
+        return keyword
+    args = node.args
+    positional = [arg.arg for arg in (*args.posonlyargs, *args.args)]
+    if name not in positional:
+        return None
+    index = positional.index(name) - bound
+    if index < 0 or index >= len(call.args) or any(isinstance(arg, ast.Starred) for arg in call.args[: index + 1]):
+        return None
+    return call.args[index]
+
+
 def is_main_guard(test: ast.expr) -> bool:
     """``if __name__ == "__main__":``."""
     return (

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 
 from gradmode_plugin.lint import names
-from gradmode_plugin.lint.calls import Def, constructions
+from gradmode_plugin.lint.calls import Def, constructions, passed_to
 from gradmode_plugin.lint.nodes import subnodes
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.walk import (
@@ -291,23 +291,7 @@ def _passed(call: ast.Call, definition: Def, name: str) -> ast.expr | None:
     """What a call passes for a parameter, by keyword or by position (a method called on an object is passed its
     ``self``); ``None`` where it passes nothing for it, or nothing that can be read (``*args`` before it)."""
     bound = definition.cls is not None and isinstance(call.func, ast.Attribute) and not _static(definition.node)
-    return _passed_to(call, definition.node, name, bound)
-
-
-def _passed_to(call: ast.Call, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str, bound: int) -> ast.expr | None:
-    """What a call passes for a parameter of ``node``, by keyword or by position, its first ``bound`` parameters
-    filled without the call (``self``); ``None`` where it passes nothing readable for it."""
-    keyword = next((kw.value for kw in call.keywords if kw.arg == name), None)
-    if keyword is not None:
-        return keyword
-    args = node.args
-    positional = [arg.arg for arg in (*args.posonlyargs, *args.args)]
-    if name not in positional:
-        return None
-    index = positional.index(name) - bound
-    if index < 0 or index >= len(call.args) or any(isinstance(arg, ast.Starred) for arg in call.args[: index + 1]):
-        return None
-    return call.args[index]
+    return passed_to(call, definition.node, name, bound)
 
 
 def _leaves_zero(
@@ -320,7 +304,7 @@ def _leaves_zero(
     literal 0, or a parameter of the function it is made in that defaults to 0."""
     if _splat(call):
         return False
-    passed = _passed_to(call, init, name, bound=1)  # a construction passes no `self`
+    passed = passed_to(call, init, name, bound=1)  # a construction passes no `self`
     return passed is None or _is_zero(passed) or _zero_parameter(passed, function)
 
 

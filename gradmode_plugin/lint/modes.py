@@ -12,7 +12,7 @@ import functools
 from typing import Final
 
 from gradmode_plugin.lint import names
-from gradmode_plugin.lint.calls import Def, eval_returned_at
+from gradmode_plugin.lint.calls import Def, eval_returned_at, passed_to
 from gradmode_plugin.lint.grad import INFERENCE_FUNCTIONS, grad_off_when_run, turns_grad_back_on
 from gradmode_plugin.lint.loops import is_evaluation_name
 from gradmode_plugin.lint.rules import RULES_BY_CODE
@@ -677,23 +677,11 @@ class ModeRules(Walk):
             or self.project.called_elsewhere(definition.name, self.path)
         ):
             return False
-        args = scope.node.args  # type: ignore[union-attr]
-        if key in (args.vararg.arg if args.vararg else None, args.kwarg.arg if args.kwarg else None):
-            return False
-        position = (
-            [arg.arg for arg in [*args.posonlyargs, *args.args]].index(key)
-            if key not in {arg.arg for arg in args.kwonlyargs}
-            else None
-        )
         sites = self.index().callers(definition)
         if not sites:
             return False
         for caller, _, call in sites:
-            if call is None or any(isinstance(arg, ast.Starred) for arg in call.args):
-                return False
-            given = next((kw.value for kw in call.keywords if kw.arg == key), None)
-            if given is None and position is not None and position < len(call.args):
-                given = call.args[position]
+            given = passed_to(call, definition.node, key, 0) if call is not None else None
             where = self.module if caller is None else self._scope_of.get(id(caller.node))
             if not isinstance(given, ast.Name) or where is None:
                 return False
