@@ -199,8 +199,11 @@ class ModeRules(Walk):
             if last is None or last[1] != "eval" or (key, last[0], path) in reported:
                 continue
             if any(
-                other == key and last[0] < at < position and path[: len(where)] == where
-                for at, other, where in scope.rebound
+                other == key
+                and last[0] < at < position
+                and path[: len(where)] == where
+                and not any(dotted(sub) == key for sub in ast.walk(value))
+                for at, other, where, value in scope.rebound
             ):
                 # `model = Net()` (or an onnxruntime session) since the `eval()`, in a block the call is in: not the
                 # module put in `eval()`
@@ -674,12 +677,11 @@ class ModeRules(Walk):
             or definition is None
             or definition.cls is not None
             or self.project is None
-            or self.project.called_elsewhere(definition.name, self.path)
         ):
             return False
         sites = self.index().callers(definition)
-        if not sites:
-            return False
+        if not sites or self.project.called_elsewhere(definition.name, self.path):
+            return False  # the run's other files are read last, and only for a function its own file calls
         for caller, _, call in sites:
             given = passed_to(call, definition.node, key, 0) if call is not None else None
             where = self.module if caller is None else self._scope_of.get(id(caller.node))

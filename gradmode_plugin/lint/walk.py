@@ -284,9 +284,10 @@ class Scope:
         self.mode_calls: list[tuple[tuple[int, int], str, str]] = []
         #: position of a mode call -> its block path (which branches of which `if` it is in)
         self.mode_paths: dict[tuple[int, int], tuple[int, ...]] = {}
-        #: (position, name, block path): a name given a value not made from it (`model = Net()`, `model = lambda
-        #: x: session.run(...)`): whatever mode the old value was put in, the new one was not (modes.py)
-        self.rebound: list[tuple[tuple[int, int], str, tuple[int, ...]]] = []
+        #: (position, name, block path, value): a name given a value outside a mode call; where the value is not made
+        #: from the name (`model = Net()`, `model = lambda x: session.run(...)`), whatever mode the old value was put
+        #: in, the new one was not (modes.py reads the value only for a finding about to be made)
+        self.rebound: list[tuple[tuple[int, int], str, tuple[int, ...], ast.expr]] = []
         self.train_calls: list[tuple[ast.Call, str]] = []
         #: (call, grad mode there, block path): every call that may run a module's forward (modes.py)
         self.model_calls: list[tuple[ast.Call, int, tuple[int, ...]]] = []
@@ -965,8 +966,8 @@ class Walk(abc.ABC):
         else:
             for target in targets:
                 key = dotted(target)
-                if key is not None and not any(dotted(sub) == key for sub in ast.walk(value)):
-                    scope.rebound.append(((node.lineno, node.col_offset), key, ctx.path))
+                if key is not None:
+                    scope.rebound.append(((node.lineno, node.col_offset), key, ctx.path, value))
         return True
 
     # -- what an assignment or a statement says ------------------------------------------------------------------
