@@ -1,5 +1,6 @@
-"""Module classes that freeze themselves when built: a constructor that turns off ``requires_grad`` on all its
-parameters, by default or as the call that builds it asks.
+"""Modules frozen where they are made: a class whose constructor turns off ``requires_grad`` on all its parameters,
+by default or as the call that builds it asks; a function of the file that freezes the module it is handed
+(``toggle_grad(model, False)``), or the one it builds and returns (``create_enet()``).
 
 FID's ``InceptionV3(..., requires_grad=False)`` and LPIPS' ``vgg16(requires_grad=False)`` end their ``__init__``
 with ``for param in self.parameters(): param.requires_grad = requires_grad``: built with the default, nothing of
@@ -27,7 +28,7 @@ from __future__ import annotations
 import ast
 from typing import Final
 
-__all__ = ["freezes_when_built"]
+__all__ = ["freezes_when_built", "frozen_arguments", "returns_frozen"]
 
 _UNKNOWN: Final = object()
 
@@ -41,10 +42,10 @@ def freezes_when_built(cls: ast.ClassDef, call: ast.Call) -> bool:
         or any(kw.arg is None for kw in call.keywords)
     ):
         return False
-    values = _argument_values(init.args, call)
+    values = _argument_values(init.args, call, bound=1)
     if values is None:
         return False
-    frozen_at = _freezing_statement(init.body, values)
+    frozen_at = _freezing_statement(init.body, values, "self")
     if frozen_at is None:
         return False
     # a submodule made after the freezing loop keeps its parameters trainable
@@ -59,10 +60,95 @@ def freezes_when_built(cls: ast.ClassDef, call: ast.Call) -> bool:
     )
 
 
-def _argument_values(args: ast.arguments, call: ast.Call) -> dict[str, object] | None:
-    """Each constructor parameter's value in this call: a constant, or ``_UNKNOWN``; None where the call passes
-    more positional arguments than the constructor names (the parameters cannot be told apart)."""
-    positional = [arg.arg for arg in [*args.posonlyargs, *args.args]][1:]  # without `self`
+def frozen_arguments(function: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call) -> list[ast.expr]:
+    """The arguments of ``call`` whose modules ``function`` surely freezes (the parameter's own object, not one bound
+    to its name first): GAN code's ``toggle_grad(model, False)`` over ``for p in model.parameters():
+    p.requires_grad_(requires_grad)``, a ``freeze(model)`` ending in ``model.requires_grad_(False)``.
+
+    Example:
+        >>> import ast
+        >>> helper = ast.parse(
+        ...     "def toggle_grad(model, flag):\\n"
+        ...     "    for p in model.parameters():\\n"
+        ...     "        p.requires_grad_(flag)\\n").body[0]
+        >>> [ast.unparse(a) for a in frozen_arguments(helper, ast.parse("toggle_grad(ema, False)").body[0].value)]
+        ['ema']
+        >>> frozen_arguments(helper, ast.parse("toggle_grad(ema, True)").body[0].value)
+        []
+    """
+    if any(isinstance(arg, ast.Starred) for arg in call.args) or any(kw.arg is None for kw in call.keywords):
+        return []
+    values = _argument_values(function.args, call, bound=0)
+    if values is None:
+        return []
+    passed = dict(zip([arg.arg for arg in [*function.args.posonlyargs, *function.args.args]], call.args, strict=False))
+    passed.update((kw.arg, kw.value) for kw in call.keywords if kw.arg is not None)
+    found: list[ast.expr] = []
+    for name, argument in passed.items():
+        frozen_at = _freezing_statement(function.body, values, name)
+        # `nets = [nets]` before the loop: what is frozen is no longer the argument itself
+        if frozen_at is not None and all(line >= frozen_at for line in _bound_at(function, name)):
+            found.append(argument)
+    return found
+
+
+def returns_frozen(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a function builds a module, freezes it, and returns it: every ``return`` gives the one name that a
+    statement of its body surely freezes and nothing assigns again after it (``create_enet()`` ending in
+    ``for param in enet.parameters(): param.requires_grad = False`` then ``return enet``)."""
+    returns = [node for node in _own_nodes(function) if isinstance(node, ast.Return)]
+    if not returns or not all(isinstance(node.value, ast.Name) for node in returns):
+        return False
+    names = {node.value.id for node in returns if isinstance(node.value, ast.Name)}
+    if len(names) != 1:
+        return False
+    name = names.pop()
+    values = _argument_values(function.args, ast.Call(func=ast.Name(id=function.name), args=[], keywords=[]), bound=0)
+    frozen_at = _freezing_statement(function.body, values or {}, name)
+    return frozen_at is not None and all(line <= frozen_at for line in _bound_at(function, name))
+
+
+def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]:
+    """The nodes of a function's body, not those of the functions and classes it defines."""
+    found: list[ast.AST] = []
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _bound_at(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> list[int]:
+    """The lines where a function's body assigns ``name`` itself (a target, a loop variable, a ``with ... as``, a
+    ``:=``; not ``name.attr = ...``)."""
+    lines: list[int] = []
+    for node in _own_nodes(function):
+        if isinstance(node, ast.Assign):
+            targets: list[ast.expr] = list(node.targets)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.NamedExpr)):
+            targets = [node.target]
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            targets = [node.optional_vars]
+        else:
+            continue
+        while targets:
+            target = targets.pop()
+            if isinstance(target, ast.Name) and target.id == name:
+                lines.append(target.lineno)
+            elif isinstance(target, (ast.Tuple, ast.List)):
+                targets.extend(target.elts)
+            elif isinstance(target, ast.Starred):
+                targets.append(target.value)
+    return lines
+
+
+def _argument_values(args: ast.arguments, call: ast.Call, bound: int) -> dict[str, object] | None:
+    """Each parameter's value in this call: a constant, or ``_UNKNOWN``; None where the call passes more
+    positional arguments than the function names (the parameters cannot be told apart). ``bound``: how many leading
+    parameters the call does not pass (1 for ``self``)."""
+    positional = [arg.arg for arg in [*args.posonlyargs, *args.args]][bound:]
     if len(call.args) > len(positional):
         return None
     defaults: dict[str, ast.expr | None] = dict(
@@ -91,19 +177,19 @@ def _truth(test: ast.expr, values: dict[str, object]) -> object:
     return _UNKNOWN
 
 
-def _freezing_statement(body: list[ast.stmt], values: dict[str, object]) -> int | None:
-    """The line of a statement that surely runs and turns ``requires_grad`` off on all of ``self``'s parameters:
-    ``for p in self.parameters(): p.requires_grad = False`` (or ``p.requires_grad_(False)``, or the value a
-    parameter holds), or ``self.requires_grad_(False)``."""
+def _freezing_statement(body: list[ast.stmt], values: dict[str, object], owner: str) -> int | None:
+    """The line of a statement that surely runs and turns ``requires_grad`` off on all of ``owner``'s parameters
+    (``owner``: ``self``, or a name of the function): ``for p in owner.parameters(): p.requires_grad = False`` (or
+    ``p.requires_grad_(False)``, or the value a parameter holds), or ``owner.requires_grad_(False)``."""
     for stmt in body:
         if isinstance(stmt, ast.If):
             truth = _truth(stmt.test, values)
             if truth is _UNKNOWN:
                 continue
-            line = _freezing_statement(stmt.body if truth else stmt.orelse, values)
-        elif isinstance(stmt, ast.For) and _self_parameters(stmt.iter) and isinstance(stmt.target, ast.Name):
+            line = _freezing_statement(stmt.body if truth else stmt.orelse, values, owner)
+        elif isinstance(stmt, ast.For) and _parameters_of(stmt.iter, owner) and isinstance(stmt.target, ast.Name):
             line = stmt.lineno if _turns_off(stmt.body, stmt.target.id, values) else None
-        elif isinstance(stmt, ast.Expr) and _requires_grad_call(stmt.value, "self", values):
+        elif isinstance(stmt, ast.Expr) and _requires_grad_call(stmt.value, owner, values):
             line = stmt.lineno
         else:
             line = None
@@ -112,13 +198,13 @@ def _freezing_statement(body: list[ast.stmt], values: dict[str, object]) -> int 
     return None
 
 
-def _self_parameters(node: ast.expr) -> bool:
+def _parameters_of(node: ast.expr, owner: str) -> bool:
     return (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
         and node.func.attr == "parameters"
         and isinstance(node.func.value, ast.Name)
-        and node.func.value.id == "self"
+        and node.func.value.id == owner
     )
 
 

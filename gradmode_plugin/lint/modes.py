@@ -514,9 +514,9 @@ class ModeRules(Walk):
         )
 
     def _called_elsewhere_without_grad(self, scope: Scope) -> bool:
-        """Whether nothing in this file calls a function (not one nested in another), and the other files of the run
-        call it, each time with gradients off (``Project.grad_where_called``): a validation step run by a training
-        script under ``no_grad``."""
+        """Whether nothing in this file calls a function or method (not one nested in a function), and the other files
+        of the run call it, each time with gradients off (``Project.grad_where_called``): a validation step run by a
+        training script under ``no_grad``, a metric's ``eval_model.get_outputs(x)`` called only inside ``no_grad``."""
         definition = self._definition(scope)
         return (
             self.project is not None
@@ -524,7 +524,7 @@ class ModeRules(Walk):
             and definition.parent is None
             and not definition.name.startswith("__")
             and not self.index().callers(definition)
-            and self.project.grad_where_called(definition.name, self.path) == OFF
+            and self.project.grad_where_called(definition.name, self.path, definition.cls is None) == OFF
         )
 
     def _wants_grad_at(self, definition: Def, call: ast.Call | None) -> bool:
@@ -649,7 +649,7 @@ class ModeRules(Walk):
                 continue  # judged where it is called, after the caller's own `eval()` (`_run_by_method`)
             if self.effective_grad(method) != FREE:
                 return
-            if self._grad_off_for_process(method):
+            if self._grad_off_for_process(method) or self._called_elsewhere_without_grad(method):
                 return
             if self._forward_turns_grad_off(call):
                 continue

@@ -5,8 +5,10 @@ graph, though its own file shows no caller. The files linted in the same run are
 run with gradients off where at least one of them calls it (by its name, as a function or as a method) and every such
 call runs under ``no_grad``/``inference_mode``: its ``with`` block, its function's decorator, a Lightning evaluation
 step (a method named ``validation_step``, ``test_step``, ``predict_step``...), or, in that file, every call of its
-function. Calls in test code do not count, nor calls of a function of the same name the calling file
-defines itself. A name only referred to (passed as a callback) has unknown callers: nothing is concluded. Files are
+function. Calls in test code do not count, nor calls of a function of the same name the calling file defines itself,
+nor, for a module-level function, a method of that name called on an object (``trainer.evaluate()``: only
+``evaluate(...)`` and ``module.evaluate(...)`` through a name an import binds can be it). A name only referred to
+(passed as a callback) has unknown callers: nothing is concluded. Files are
 read only when a finding would otherwise be reported, once per name and process.
 
 Example:
@@ -47,8 +49,8 @@ class Project:
         self._given = tuple(paths)
         self._more = more
         self._paths: tuple[str, ...] | None = None if more is not None else self._given
-        #: name -> [(path, grad mode at the call)] over the project's non-test files
-        self._sites: dict[str, list[tuple[str, int]]] = {}
+        #: (name, whether a module-level function) -> [(path, grad mode at the call)] over the non-test files
+        self._sites: dict[tuple[str, bool], list[tuple[str, int]]] = {}
         self._classes: dict[str, ast.ClassDef | None] = {}
         self._gradless: dict[str, bool] = {}
         #: every module ``forward`` of the project's non-test files: (its keyword parameters, whether it takes
@@ -69,21 +71,22 @@ class Project:
             self._paths = (*self._given, *more)
         return self._paths
 
-    def grad_where_called(self, name: str, path: str) -> int:
+    def grad_where_called(self, name: str, path: str, function: bool = True) -> int:
         """``OFF`` where files other than ``path`` call ``name`` and each call runs with gradients off, else
-        ``FREE`` (no call elsewhere, one with gradients on, or the name passed around)."""
-        elsewhere = self._grads_elsewhere(name, path)
+        ``FREE`` (no call elsewhere, one with gradients on, or the name passed around). ``function``: ``name`` is a
+        module-level function, which no method call on an object runs; else a method."""
+        elsewhere = self._grads_elsewhere(name, path, function)
         return OFF if elsewhere and all(grad == OFF for grad in elsewhere) else FREE
 
     def called_elsewhere(self, name: str, path: str) -> bool:
         """Whether a non-test file other than ``path`` calls ``name`` or refers to it."""
-        return bool(self._grads_elsewhere(name, path))
+        return bool(self._grads_elsewhere(name, path, False))
 
-    def _grads_elsewhere(self, name: str, path: str) -> list[int]:
+    def _grads_elsewhere(self, name: str, path: str, function: bool) -> list[int]:
         """The grad mode at each call of ``name`` (``FREE`` for a reference) in the non-test files but ``path``."""
-        sites = self._sites.get(name)
+        sites = self._sites.get((name, function))
         if sites is None:
-            sites = self._sites[name] = list(self._find(name))
+            sites = self._sites[(name, function)] = list(self._find(name, function))
         here = os.path.normpath(path)
         return [grad for where, grad in sites if os.path.normpath(where) != here]
 
@@ -210,9 +213,9 @@ class Project:
             self._classes[name] = found[0] if len(found) == 1 else None
         return self._classes[name]
 
-    def _find(self, name: str) -> list[tuple[str, int]]:
+    def _find(self, name: str, function: bool) -> list[tuple[str, int]]:
         word = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
-        return [(path, grad) for path, tree in self._trees(word) for grad in _grad_at_calls(tree, name)]
+        return [(path, grad) for path, tree in self._trees(word) for grad in _grad_at_calls(tree, name, function)]
 
     def _trees(self, pattern: re.Pattern[bytes]) -> Iterator[tuple[str, ast.Module]]:
         """The parsed non-test files whose text matches ``pattern``."""
@@ -310,9 +313,12 @@ def _runs_own_forward(func: ast.expr) -> bool:
     )
 
 
-def _grad_at_calls(tree: ast.Module, name: str) -> list[int]:
-    """The grad mode at each call of ``name`` in a module (``FREE`` for a mere reference: unknown callers)."""
+def _grad_at_calls(tree: ast.Module, name: str, function: bool) -> list[int]:
+    """The grad mode at each call of ``name`` in a module (``FREE`` for a mere reference: unknown callers); for a
+    module-level ``function``, an attribute call counts only on a name an import binds (``evaluation.validate(...)``,
+    not ``trainer.validate(...)``)."""
     imports = _imports(tree)
+    modules = _import_bound(tree) if function else set()
     index = CallIndex(
         tree,
         lambda node, as_decorator=False: grad_set_by(node, imports, as_decorator),
@@ -324,8 +330,27 @@ def _grad_at_calls(tree: ast.Module, name: str) -> list[int]:
         if key[-1] != name or (own and key[0] == "fn"):
             continue  # another function, or the file's own function of that name
         for caller, grad, call in sites:
+            if function and call is not None and key[0] != "fn" and not _on_module(call, modules):
+                continue  # a method of some object (`trainer.validate()`), or the caller's own (`self.validate()`)
             if call is None:
                 grads.append(FREE)
             else:
                 grads.append(grad if grad != FREE else index.effective(caller))
     return grads
+
+
+def _import_bound(tree: ast.Module) -> set[str]:
+    """Every name an import statement of the module binds, anywhere in it, relative imports too."""
+    bound: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            bound.update(alias.asname or alias.name.partition(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            bound.update(alias.asname or alias.name for alias in node.names)
+    return bound
+
+
+def _on_module(call: ast.Call, modules: set[str]) -> bool:
+    """Whether an attribute call's receiver is rooted in a name an import binds (a module, or what it holds)."""
+    parts = dotted_parts(call.func)
+    return parts is not None and parts[0] in modules

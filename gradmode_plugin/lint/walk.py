@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 
 from gradmode_plugin.lint import names
 from gradmode_plugin.lint.calls import FREE, OFF, ON, CallIndex, Def
-from gradmode_plugin.lint.freezing import freezes_when_built
+from gradmode_plugin.lint.freezing import freezes_when_built, frozen_arguments, returns_frozen
 from gradmode_plugin.lint.names import ImportTable
 from gradmode_plugin.lint.nodes import child_nodes, subnodes
 from gradmode_plugin.lint.rules import TEST_QUIET_CODES
@@ -808,6 +808,7 @@ class Walk(abc.ABC):
     def _expr(self, node: ast.Expr, ctx: Ctx, stack: Stack) -> bool:
         call = node.value
         if isinstance(call, ast.Call):
+            self._frozen_by_helper(call, ctx.scope)
             if self.imports.qualname(call.func) == names.SET_GRAD_ENABLED:
                 ctx.scope.set_grad_statements.append(call)
                 if call.args and isinstance(call.args[0], ast.Constant) and call.args[0].value is False:
@@ -1024,7 +1025,8 @@ class Walk(abc.ABC):
                 scope.leaf_tensors.add(key)
 
     def _made_frozen(self, value: ast.Call, scope: Scope) -> bool:
-        """``X(...).requires_grad_(False)`` (anywhere in a chain), or ``copy.deepcopy(m)`` of a frozen ``m``."""
+        """``X(...).requires_grad_(False)`` (anywhere in a chain), ``copy.deepcopy(m)`` of a frozen ``m``, or a call
+        of a function of this file that returns the module it froze (``enet = create_enet().cuda()``)."""
         if _chain_has(value, "requires_grad_", lambda call: bool(call.args) and is_false(call.args[0])):
             return True
         node: ast.expr = value
@@ -1034,7 +1036,45 @@ class Walk(abc.ABC):
             if not isinstance(node.func, ast.Attribute):
                 break
             node = node.func.value
-        return False
+        return (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in self._freezing_helpers
+            and returns_frozen(self._freezing_helpers[node.func.id])
+        )
+
+    @functools.cached_property
+    def _freezing_helpers(self) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+        """The module-level functions of this file (one of each name) that touch ``requires_grad``: those that may
+        freeze a module handed to them, or return one they froze. Parsed in full only for a file naming it."""
+        if b"requires_grad" not in self.source:
+            return {}
+        found: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        twice: set[str] = set()
+        stack: list[ast.stmt] = list(self.full_tree().body)
+        while stack:  # also those defined under a module-level `if`/`try` (another definition may run instead)
+            node = stack.pop()
+            if isinstance(node, FUNCTIONS):
+                if node.name in found:
+                    twice.add(node.name)
+                found[node.name] = node
+            elif isinstance(node, (ast.If, ast.Try, ast.With)):
+                stack += [*node.body, *getattr(node, "orelse", ()), *getattr(node, "finalbody", ())]
+                stack += [stmt for handler in getattr(node, "handlers", ()) for stmt in handler.body]
+        return {
+            name: node
+            for name, node in found.items()
+            if name not in twice
+            and not self.imports.is_import(name)
+            and any(isinstance(sub, ast.Attribute) and sub.attr.startswith("requires_grad") for sub in ast.walk(node))
+        }
+
+    def _frozen_by_helper(self, call: ast.Call, scope: Scope) -> None:
+        """``toggle_grad(model, False)`` as a statement, where the file's ``toggle_grad`` surely freezes what it is
+        given: each module so given is frozen."""
+        if isinstance(call.func, ast.Name) and call.func.id in self._freezing_helpers:
+            for argument in frozen_arguments(self._freezing_helpers[call.func.id], call):
+                self._freeze(dotted(argument), scope)
 
     def _freeze_chain(self, receiver: ast.expr, scope: Scope) -> None:
         """The module a freezing call's chain starts from (``m.eval().requires_grad_(False)``, ``m.freeze()``), or
@@ -1051,12 +1091,14 @@ class Walk(abc.ABC):
             scope.cls.frozen.add(key)
 
     def _quiet_expr(self, node: ast.Expr, ctx: Ctx) -> None:
-        """A statement with no trigger word: only ``m.requires_grad_(False)`` matters."""
+        """A statement with no trigger word: only ``m.requires_grad_(False)`` or ``freeze(m)`` matters."""
         value = node.value
-        if isinstance(value, ast.Call) and _chain_has(
-            value, "requires_grad_", lambda call: bool(call.args) and is_false(call.args[0])
-        ):
+        if not isinstance(value, ast.Call):
+            return
+        if _chain_has(value, "requires_grad_", lambda call: bool(call.args) and is_false(call.args[0])):
             self._freeze(_chain_base(value), ctx.scope)
+        else:
+            self._frozen_by_helper(value, ctx.scope)
 
     def _wants_grad(self, ctx: Ctx, node: ast.expr) -> None:
         """The code at ``ctx`` computes gradients on purpose: evaluation-without-no_grad says nothing of its

@@ -98,3 +98,154 @@ def test_a_class_of_another_file_is_found_once_and_only_if_unique(tmp_path: Path
     (tmp_path / "other.py").write_text("class InceptionV3(nn.Module):\n    pass\n")  # which one is built: unknown
     found = lint_files([*files, str(tmp_path / "other.py")], select_codes()).findings
     assert [(Path(f.path).name, f.line, f.code) for f in found] == [("metrics.py", 6, "GM501")]
+
+
+HELPERS = """\
+import copy
+
+import torch
+
+
+def toggle_grad(model, requires_grad):
+    for p in model.parameters():
+        p.requires_grad_(requires_grad)
+
+
+def freeze(model):
+    model.requires_grad_(False)
+
+
+def set_requires_grad(nets, requires_grad=False):
+    if not isinstance(nets, list):
+        nets = [nets]
+    for net in nets:
+        for p in net.parameters():
+            p.requires_grad = requires_grad
+
+
+def create_encoder(build):
+    encoder = build().cuda()
+    encoder.eval()
+    for param in encoder.parameters():
+        param.requires_grad = False
+    return encoder
+
+
+def create_then_replace(build):
+    encoder = build()
+    encoder.requires_grad_(False)
+    encoder = build()
+    encoder.eval()
+    return encoder
+
+
+def create_trainable(build):
+    encoder = build()
+    encoder.eval()
+    return encoder
+
+
+def frozen_copy(model):
+    model = copy.deepcopy(model)
+    model.requires_grad_(False)
+    return model
+
+
+def create_fresh(build, fresh):
+    encoder = build()
+    encoder.requires_grad_(False)
+    if fresh:
+        return build().eval()
+    return encoder
+"""
+
+#: (the statements of a function, the lines (from its first) reported: GM701 for an update, GM501 for a forward)
+HELPED = {
+    "an EMA update after toggle_grad(ema, False)": (
+        "toggle_grad(ema, False)\nfor p, q in zip(ema.parameters(), net.parameters()):\n    p.copy_(q)",
+        [],
+    ),
+    "an EMA update after toggle_grad(ema, True)": (
+        "toggle_grad(ema, True)\nfor p, q in zip(ema.parameters(), net.parameters()):\n    p.copy_(q)",
+        [3],
+    ),
+    "an EMA update after toggle_grad(ema, requires_grad=False)": (
+        "toggle_grad(ema, requires_grad=False)\nfor p, q in zip(ema.parameters(), net.parameters()):\n    p.copy_(q)",
+        [],
+    ),
+    "an EMA update after freeze(ema)": (
+        "freeze(ema)\nfor p, q in zip(ema.parameters(), net.parameters()):\n    p.copy_(q)",
+        [],
+    ),
+    "an EMA update after a helper that rebinds its parameter first": (
+        "set_requires_grad(ema, False)\nfor p, q in zip(ema.parameters(), net.parameters()):\n    p.copy_(q)",
+        [3],
+    ),
+    "an EMA update after a helper that freezes a copy": (
+        "frozen_copy(ema)\nfor p, q in zip(ema.parameters(), net.parameters()):\n    p.copy_(q)",
+        [3],
+    ),
+    "a forward of a model a helper built frozen": ("encoder = create_encoder(Net)\nreturn encoder(x)", []),
+    "a forward of a model a helper built frozen and moved": (
+        "encoder = create_encoder(Net).to(device)\nreturn encoder(x)",
+        [],
+    ),
+    "a forward of a model a helper froze and then replaced": (
+        "encoder = create_then_replace(Net)\nreturn encoder(x)",
+        [2],
+    ),
+    "a forward of a model a helper builds anew after freezing another": (
+        "encoder = create_fresh(Net, True)\nreturn encoder(x)",
+        [2],
+    ),
+    "a forward of a model a helper leaves trainable": ("encoder = create_trainable(Net)\nreturn encoder(x)", [2]),
+    "a forward after freeze(model)": ("model = Net()\nmodel.eval()\nfreeze(model)\nreturn model(x)", []),
+    "a forward after toggle_grad(model, True)": (
+        "model = Net()\nmodel.eval()\ntoggle_grad(model, True)\nreturn model(x)",
+        [4],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(HELPED))
+def test_a_module_frozen_by_a_helper_of_the_file_records_no_graph(case: str) -> None:
+    """GAN code's ``toggle_grad(model, False)`` before an EMA update, a ``create_enet()`` that returns the network
+    it froze: silent; the helper asked to turn gradients on, one that rebinds what it freezes, a module replaced
+    after its freezing: reported."""
+    body, lines = HELPED[case]
+    start = HELPERS.count("\n") + 3  # the line of `def use`: the body starts at 1
+    source = HELPERS + "\n\ndef use(ema, net, x, device):\n" + textwrap.indent(body, "    ") + "\n"
+    found = [f.line - start for f in check_source(source, "train.py") if f.code in ("GM501", "GM701")]
+    assert found == lines
+
+
+GAN_UTILS = """\
+def toggle_grad(model, requires_grad):
+    for p in model.parameters():
+        p.requires_grad_(requires_grad)
+
+
+def update_average(model_tgt, model_src, beta):
+    toggle_grad(model_src, {flag})
+    toggle_grad(model_tgt, {flag})
+    for p_tgt, p_src in zip(model_tgt.parameters(), model_src.parameters()):
+        p_tgt.copy_(beta * p_tgt + (1.0 - beta) * p_src)
+"""
+
+
+@pytest.mark.parametrize(("flag", "lines"), [("False", []), ("True", [10])])
+def test_a_helper_freezing_in_a_file_without_eval(flag: str, lines: list[int]) -> None:
+    """A GAN trainer's ``update_average`` in a file that never calls ``eval()``: its statements are walked quickly,
+    and the freezing helper is still seen."""
+    source = GAN_UTILS.format(flag=flag)
+    assert [f.line for f in check_source(source, "train.py") if f.code == "GM701"] == lines
+
+
+def test_a_helper_defined_twice_freezes_nothing() -> None:
+    """Which of two ``create_encoder`` definitions runs is unknown: the one that leaves the encoder trainable may."""
+    source = (
+        HELPERS
+        + "\n\nif TRAINABLE:\n    def create_encoder(build):\n        return build().eval()\n\n\n"
+        + "def use(x):\n    encoder = create_encoder(Net)\n    return encoder(x)\n"
+    )
+    assert [f.code for f in check_source(source, "train.py")] == ["GM501"]

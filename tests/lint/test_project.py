@@ -80,6 +80,26 @@ CALLERS = {
         "import torch\nfrom evaluation import validate\n\nwith torch.enable_grad():\n    validate(net, data)\n",
         BUG,
     ),
+    "beside an object's method of that name called with gradients on": (
+        "import torch\nfrom evaluation import validate\n\nwith torch.no_grad():\n    validate(net, data)\n"
+        "trainer.validate(data)\nself.validate()\n",
+        "",
+    ),
+    "through its module, with gradients on once": (
+        "import torch\nimport evaluation as ev\n\nwith torch.no_grad():\n    ev.validate(net, data)\n"
+        "ev.validate(net, data)\n",
+        BUG,
+    ),
+    "through a module imported relatively, with gradients on once": (
+        "import torch\nfrom evaluation import validate\nfrom . import evaluation\n\nwith torch.no_grad():\n"
+        "    validate(net, data)\nevaluation.validate(net, data)\n",
+        BUG,
+    ),
+    "through a package's module, with gradients on once": (
+        "import torch\nimport pkg.evaluation\n\nwith torch.no_grad():\n    pkg.evaluation.validate(net, data)\n"
+        "pkg.evaluation.validate(net, data)\n",
+        BUG,
+    ),
 }
 
 
@@ -87,6 +107,44 @@ CALLERS = {
 def test_a_function_is_judged_by_its_callers_in_other_files(tmp_path: Path, caller: str) -> None:
     text, mark = CALLERS[caller]
     _write(tmp_path, {"evaluation.py": VALIDATE.format(mark=mark), "train.py": text})
+    assert _found(tmp_path) == expected_findings(tmp_path)
+
+
+FEATURES = """\
+class Features:
+    def __init__(self, model):
+        self.model = model
+
+    def eval(self):
+        self.model.eval()
+
+    def get_outputs(self, x):
+        return self.model(x){mark}
+"""
+METRIC = """\
+import torch
+
+
+def fid(eval_model, images):
+    with torch.no_grad():
+        return eval_model.get_outputs(images)
+"""
+
+
+@pytest.mark.parametrize(
+    ("other", "mark"),
+    [
+        ("", ""),
+        ("def report(eval_model, images):\n    return eval_model.get_outputs(images)\n", BUG),
+        ("def report(eval_model, images):\n    return [eval_model.get_outputs]\n", BUG),
+    ],
+)
+def test_a_method_whose_module_another_method_evaluates_is_judged_by_its_callers(
+    tmp_path: Path, other: str, mark: str
+) -> None:
+    """A metric's ``eval_model.get_outputs(x)``, called only inside ``no_grad`` by the other files: silent; one call
+    with gradients on, or the method handed on, keeps the finding."""
+    _write(tmp_path, {"features.py": FEATURES.format(mark=mark), "fid.py": METRIC, "report.py": other})
     assert _found(tmp_path) == expected_findings(tmp_path)
 
 
