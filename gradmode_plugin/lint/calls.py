@@ -212,9 +212,14 @@ class CallIndex:
         return mode
 
     def only_from_main(self, definition: Def) -> bool:
-        """Whether a function is called only from a script's top level (``main()`` under ``__main__``)."""
+        """Whether a function is called from a script's top level (``main()`` under ``__main__``), and named nowhere
+        else but there (handed to a launcher that runs it as a process's whole program: ``launch(main, ...)``)."""
         sites = self.callers(definition)
-        return self.main_guard and bool(sites) and all(caller is None and call is not None for caller, _, call in sites)
+        return (
+            self.main_guard
+            and any(call is not None for _, _, call in sites)
+            and all(caller is None for caller, _, _ in sites)
+        )
 
 
 def passed_to(call: ast.Call, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str, bound: int) -> ast.expr | None:

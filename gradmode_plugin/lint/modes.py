@@ -181,6 +181,7 @@ class ModeRules(Walk):
         reported: set[tuple[str, tuple[int, int], tuple[int, ...]]] = set()
         modes = sorted([*(((0, 0), key, "eval") for key in held), *scope.mode_calls])
         effective: int | None = None
+        imported: int | None = None
         for call, grad, path in sorted(scope.model_calls, key=lambda item: (item[0].lineno, item[0].col_offset)):
             if grad != FREE:
                 continue
@@ -221,6 +222,8 @@ class ModeRules(Walk):
                     self._called_elsewhere_without_grad(scope) or self._grad_off_for_process(scope)
                 ):
                     effective = OFF
+                elif effective == OFF and self._called_with_grad_by_importers(scope):
+                    effective = imported = FREE
             if effective != FREE:
                 return
             if passed is None and self._returned(call, path, scope):
@@ -251,6 +254,8 @@ class ModeRules(Walk):
                     forward_line=inner.lineno,
                 )
             self.report(call, "GM501", message, scope)
+            if imported is not None:
+                return  # run with gradients on only by another file's call: its first forward says it, once
 
     def _grad_off_for_process(self, scope: Scope) -> bool:
         """Whether gradients are off for the whole process wherever a function of this file runs, and nothing in the
@@ -513,18 +518,16 @@ class ModeRules(Walk):
             for caller, _, call in self.index().callers(definition)
         )
 
-    def _called_elsewhere_without_grad(self, scope: Scope) -> bool:
-        """Whether nothing in this file calls a function or method (not one nested in a function), and the other files
-        of the run call it, each time with gradients off (``Project.grad_where_called``): a validation step run by a
-        training script under ``no_grad``, a metric's ``eval_model.get_outputs(x)`` called only inside ``no_grad``."""
+    def _called_with_grad_by_importers(self, scope: Scope) -> bool:
+        """Whether a function (not one nested in another) that its own file calls only with gradients off is called
+        with gradients on by another file of the run that imports its module (a GAN's ``visualize_results``, wrapped
+        in ``no_grad`` by its class's training loop and called once more by ``main.py`` after training)."""
         definition = self._definition(scope)
         return (
             self.project is not None
             and definition is not None
             and definition.parent is None
-            and not definition.name.startswith("__")
-            and not self.index().callers(definition)
-            and self.project.grad_where_called(definition.name, self.path, definition.cls is None) == OFF
+            and self.project.called_with_grad_by_importers(definition.name, self.path, definition.cls is None)
         )
 
     def _wants_grad_at(self, definition: Def, call: ast.Call | None) -> bool:

@@ -115,13 +115,16 @@ class ParamRules(Walk):
 
     def _decide_params(self, scope: Scope) -> None:
         """In-place parameter updates and hand-written clipping: findings where the parameters require grad and
-        the function runs with gradients on (not called only under ``no_grad``)."""
+        the function runs with gradients on (not called only under ``no_grad``, in its file or by the run's others)."""
         if not scope.deferred:
             return
         if self.effective_grad(scope) == OFF:
             return
-        for node, code, message, source in scope.deferred:
-            if not self._frozen(source, scope):
+        found = [
+            (node, code, message) for node, code, message, source in scope.deferred if not self._frozen(source, scope)
+        ]
+        if found and not self._called_elsewhere_without_grad(scope):  # last: it may read the run's other files
+            for node, code, message in found:
                 self.report(node, code, message, scope)
 
 

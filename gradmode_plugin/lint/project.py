@@ -8,8 +8,9 @@ step (a method named ``validation_step``, ``test_step``, ``predict_step``...), o
 function. Calls in test code do not count, nor calls of a function of the same name the calling file defines itself,
 nor, for a module-level function, a method of that name called on an object (``trainer.evaluate()``: only
 ``evaluate(...)`` and ``module.evaluate(...)`` through a name an import binds can be it). A name only referred to
-(passed as a callback) has unknown callers: nothing is concluded. Files are
-read only when a finding would otherwise be reported, once per name and process.
+(passed as a callback) has unknown callers: nothing is concluded. The other way round, a function its own file runs
+only under ``no_grad`` is reported where a file that imports its module calls it with gradients on. Files are read
+only where they decide a finding, once per name and process.
 
 Example:
     >>> import pathlib, tempfile
@@ -38,6 +39,9 @@ from gradmode_plugin.lint.walk import LIGHTNING_EVAL_STEPS, grad_set_by
 __all__ = ["Project"]
 
 _Function = ast.FunctionDef | ast.AsyncFunctionDef
+#: A call of a name in a file: (its path, the grad mode at the call, whether a call rather than a reference, the
+#: module names the file's imports name)
+_Site = tuple[str, int, bool, frozenset[str]]
 
 
 class Project:
@@ -49,8 +53,9 @@ class Project:
         self._given = tuple(paths)
         self._more = more
         self._paths: tuple[str, ...] | None = None if more is not None else self._given
-        #: (name, whether a module-level function) -> [(path, grad mode at the call)] over the non-test files
-        self._sites: dict[tuple[str, bool], list[tuple[str, int]]] = {}
+        #: (name, whether a module-level function) -> [(path, grad mode at the call, whether a call (not a mere
+        #: reference), the modules that file imports)] over the non-test files
+        self._sites: dict[tuple[str, bool], list[_Site]] = {}
         self._classes: dict[str, ast.ClassDef | None] = {}
         self._gradless: dict[str, bool] = {}
         #: every module ``forward`` of the project's non-test files: (its keyword parameters, whether it takes
@@ -82,13 +87,25 @@ class Project:
         """Whether a non-test file other than ``path`` calls ``name`` or refers to it."""
         return bool(self._grads_elsewhere(name, path, False))
 
+    def called_with_grad_by_importers(self, name: str, path: str, function: bool = True) -> bool:
+        """Whether a non-test file that imports ``path``'s module calls ``name`` with gradients on (not only refers to
+        it): a method its own file runs only under ``no_grad``, called once more by ``main.py`` after training."""
+        module = _module_name(path)
+        return any(
+            called and grad == FREE and module in imported
+            for _, grad, called, imported in self._sites_elsewhere(name, path, function)
+        )
+
     def _grads_elsewhere(self, name: str, path: str, function: bool) -> list[int]:
         """The grad mode at each call of ``name`` (``FREE`` for a reference) in the non-test files but ``path``."""
+        return [grad for _, grad, _, _ in self._sites_elsewhere(name, path, function)]
+
+    def _sites_elsewhere(self, name: str, path: str, function: bool) -> list[_Site]:
         sites = self._sites.get((name, function))
         if sites is None:
             sites = self._sites[(name, function)] = list(self._find(name, function))
         here = os.path.normpath(path)
-        return [grad for where, grad in sites if os.path.normpath(where) != here]
+        return [site for site in sites if os.path.normpath(site[0]) != here]
 
     def runs_without_grad(self, name: str) -> bool:
         """Whether every function or method of this name in the project's non-test files runs its forward with
@@ -213,9 +230,14 @@ class Project:
             self._classes[name] = found[0] if len(found) == 1 else None
         return self._classes[name]
 
-    def _find(self, name: str, function: bool) -> list[tuple[str, int]]:
+    def _find(self, name: str, function: bool) -> list[_Site]:
         word = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
-        return [(path, grad) for path, tree in self._trees(word) for grad in _grad_at_calls(tree, name, function)]
+        found: list[_Site] = []
+        for path, tree in self._trees(word):
+            calls = _grad_at_calls(tree, name, function)
+            imported = _imported_modules(tree) if calls else frozenset()
+            found += [(path, grad, called, imported) for grad, called in calls]
+        return found
 
     def _trees(self, pattern: re.Pattern[bytes]) -> Iterator[tuple[str, ast.Module]]:
         """The parsed non-test files whose text matches ``pattern``."""
@@ -313,10 +335,10 @@ def _runs_own_forward(func: ast.expr) -> bool:
     )
 
 
-def _grad_at_calls(tree: ast.Module, name: str, function: bool) -> list[int]:
-    """The grad mode at each call of ``name`` in a module (``FREE`` for a mere reference: unknown callers); for a
-    module-level ``function``, an attribute call counts only on a name an import binds (``evaluation.validate(...)``,
-    not ``trainer.validate(...)``)."""
+def _grad_at_calls(tree: ast.Module, name: str, function: bool) -> list[tuple[int, bool]]:
+    """The grad mode at each call of ``name`` in a module, and whether it is a call (``FREE`` for a mere reference:
+    unknown callers); for a module-level ``function``, an attribute call counts only on a name an import binds
+    (``evaluation.validate(...)``, not ``trainer.validate(...)``)."""
     imports = _imports(tree)
     modules = _import_bound(tree) if function else set()
     index = CallIndex(
@@ -325,7 +347,7 @@ def _grad_at_calls(tree: ast.Module, name: str, function: bool) -> list[int]:
         lambda definition: definition.cls is not None and definition.name in LIGHTNING_EVAL_STEPS,
     )
     own = any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name for node in tree.body)
-    grads: list[int] = []
+    grads: list[tuple[int, bool]] = []
     for key, sites in index.sites.items():
         if key[-1] != name or (own and key[0] == "fn"):
             continue  # another function, or the file's own function of that name
@@ -333,10 +355,30 @@ def _grad_at_calls(tree: ast.Module, name: str, function: bool) -> list[int]:
             if function and call is not None and key[0] != "fn" and not _on_module(call, modules):
                 continue  # a method of some object (`trainer.validate()`), or the caller's own (`self.validate()`)
             if call is None:
-                grads.append(FREE)
+                grads.append((FREE, False))
             else:
-                grads.append(grad if grad != FREE else index.effective(caller))
+                grads.append((grad if grad != FREE else index.effective(caller), True))
     return grads
+
+
+def _module_name(path: str) -> str:
+    """The name a file's module is imported by, last component only (a package's ``__init__.py``: the package)."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    return os.path.basename(os.path.dirname(os.path.abspath(path))) if stem == "__init__" else stem
+
+
+def _imported_modules(tree: ast.Module) -> frozenset[str]:
+    """Each dotted component a module's imports name (``import a.b as c``: a, b; ``from a.b import c``: a, b, c), so
+    that whether it may import a given module of the project is a lookup."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                found.update(alias.name.split("."))
+        elif isinstance(node, ast.ImportFrom):
+            found.update((node.module or "").split("."))
+            found.update(alias.name for alias in node.names)
+    return frozenset(found)
 
 
 def _import_bound(tree: ast.Module) -> set[str]:

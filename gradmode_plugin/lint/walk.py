@@ -657,6 +657,22 @@ class Walk(abc.ABC):
             return None
         return self.index().find(node.lineno, node.name)
 
+    def _called_elsewhere_without_grad(self, scope: Scope) -> bool:
+        """Whether nothing in this file calls a function or method (not one nested in a function), and the other files
+        of the run call it, each time with gradients off (``Project.grad_where_called``): a validation step run by a
+        training script under ``no_grad``, a metric's ``eval_model.get_outputs(x)`` called only inside ``no_grad``, an
+        EMA update every caller runs under ``no_grad``. Asked only where a finding would otherwise be reported (it
+        reads the run's other files)."""
+        definition = self._definition(scope)
+        return (
+            self.project is not None
+            and definition is not None
+            and definition.parent is None
+            and not definition.name.startswith("__")
+            and not self.index().callers(definition)
+            and self.project.grad_where_called(definition.name, self.path, definition.cls is None) == OFF
+        )
+
     def effective_grad(self, scope: Scope) -> int:
         """The grad mode a function runs in: its decorator's, else the one its ``def`` is nested in, else off where
         the module calls it only under ``no_grad``/``inference_mode``."""

@@ -714,3 +714,103 @@ def test_a_frozen_model_handed_in_through_parameters_records_no_graph(tmp_path: 
     arguments, or a call passes something other than a name built frozen."""
     _write(tmp_path, FROZEN_HANDED[case])
     assert _found(tmp_path) == expected_findings(tmp_path)
+
+
+SOFT_UPDATE = """\
+def soft_update(source, target, tau):
+    for p, q in zip(target.parameters(), source.parameters()):
+        p.copy_(p * (1.0 - tau) + q * tau){mark}
+"""
+UPDATE_CALLERS = {
+    "under no_grad": (
+        "import torch\nimport utils as U\n\n\ndef step(net, ema):\n    with torch.no_grad():\n"
+        "        U.soft_update(net, ema, 0.01)\n",
+        "",
+    ),
+    "with gradients on": (
+        "from utils import soft_update\n\n\ndef step(net, ema):\n    soft_update(net, ema, 0.01)\n",
+        "  # expect: GM701",
+    ),
+}
+
+
+@pytest.mark.parametrize("caller", list(UPDATE_CALLERS))
+def test_an_update_is_judged_by_its_callers_in_other_files(tmp_path: Path, caller: str) -> None:
+    """robomimic's ``soft_update(source, target, tau)``: every caller runs it under ``no_grad``, in other files."""
+    text, mark = UPDATE_CALLERS[caller]
+    _write(tmp_path, {"utils.py": SOFT_UPDATE.format(mark=mark), "algo.py": text})
+    assert _found(tmp_path, code="GM701") == expected_findings(tmp_path)
+
+
+GAN = """\
+import torch
+
+
+class GAN:
+    def train(self):
+        for epoch in range(3):
+            self.G.train()
+            with torch.no_grad():
+                self.visualize_results(epoch)
+
+    {decorator}def visualize_results(self, epoch):
+        self.G.eval()
+        return self.G(self.z).cpu().numpy(){mark}
+"""
+AFTER_TRAINING = {
+    "called again with gradients on by a script importing it": (
+        "from GAN import GAN\n\ngan = GAN()\ngan.train()\ngan.visualize_results(10)\n",
+        "",
+        BUG,
+    ),
+    "called again under no_grad": (
+        "import torch\nfrom GAN import GAN\n\ngan = GAN()\nwith torch.no_grad():\n    gan.visualize_results(10)\n",
+        "",
+        "",
+    ),
+    "a namesake called by a script that does not import it": (
+        "from other import Plotter\n\nPlotter().visualize_results(10)\n",
+        "",
+        "",
+    ),
+    "handed on by a script importing it": (
+        "from GAN import GAN\n\nhooks = [GAN().visualize_results]\n",
+        "",
+        "",
+    ),
+    "decorated no_grad, called with gradients on": (
+        "from GAN import GAN\n\nGAN().visualize_results(10)\n",
+        "@torch.no_grad()\n    ",
+        "",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(AFTER_TRAINING))
+def test_a_method_its_file_runs_under_no_grad_is_reported_where_an_importer_runs_it_with_gradients(
+    tmp_path: Path, case: str
+) -> None:
+    """A GAN collection's ``visualize_results``: its class's training loop wraps it in ``no_grad``, and ``main.py``
+    calls it once more after training with gradients on. Only a file that imports its module counts, and only a
+    call, not a reference."""
+    script, decorator, mark = AFTER_TRAINING[case]
+    _write(tmp_path, {"GAN.py": GAN.format(decorator=decorator, mark=mark), "main.py": script})
+    assert _found(tmp_path) == expected_findings(tmp_path)
+
+
+def test_a_method_run_with_gradients_only_by_an_importer_is_reported_once(tmp_path: Path) -> None:
+    """Which of its branches the importer's call runs is not followed: the first forward says it, once."""
+    gan = (
+        GAN.format(decorator="", mark="")
+        .replace(
+            "        return self.G(self.z).cpu().numpy()\n",
+            "        if fix:\n            out = self.G(self.z)  # expect: GM501\n        else:\n"
+            "            out = self.G(torch.rand(4, 8))\n        return out.cpu().numpy()\n",
+        )
+        .replace("def visualize_results(self, epoch):", "def visualize_results(self, epoch, fix=True):")
+    )
+    _write(
+        tmp_path,
+        {"GAN.py": gan, "main.py": AFTER_TRAINING["called again with gradients on by a script importing it"][0]},
+    )
+    assert _found(tmp_path) == expected_findings(tmp_path) != set()

@@ -623,6 +623,35 @@ BUGS: dict[str, str] = {
         """,
     "pkg/__init__.py": """
         """,
+    "sweep_script.py": """
+        import torch
+
+
+        def run(cfg):
+            torch.set_grad_enabled(False)  # expect: GM401
+            return cfg
+
+
+        def sweep(cfgs):
+            return [run(cfg) for cfg in cfgs]
+
+
+        if __name__ == "__main__":
+            run({})
+            torch.multiprocessing.spawn(run, nprocs=2)
+        """,
+    "spawned_worker.py": """
+        import torch
+
+
+        def worker(rank):
+            torch.set_grad_enabled(False)  # expect: GM401
+            return rank
+
+
+        if __name__ == "__main__":
+            torch.multiprocessing.spawn(worker, nprocs=2)
+        """,
     "pkg/setup_grad.py": """
         import torch
 
@@ -1641,6 +1670,25 @@ CORRECT: dict[str, str] = {
 
         if __name__ == "__main__":
             main()
+        """,
+    "launched_main_ok.py": """
+        import torch
+
+
+        def main(args):
+            for iteration in range(args.steps):
+                train_step(iteration)
+                if iteration % 100 == 0:
+                    torch.set_grad_enabled(False)
+                    validate()
+                    torch.set_grad_enabled(True)
+
+
+        if __name__ == "__main__":
+            if ARGS.gpus == 0:
+                main(ARGS)
+            else:
+                torch.multiprocessing.spawn(main, args=(ARGS,), nprocs=ARGS.gpus)
         """,
     "sgd_ok.py": """
         import torch
