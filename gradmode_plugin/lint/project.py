@@ -234,9 +234,8 @@ class Project:
         word = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
         found: list[_Site] = []
         for path, tree in self._trees(word):
-            calls = _grad_at_calls(tree, name, function)
-            imported = _imported_modules(tree) if calls else frozenset()
-            found += [(path, grad, called, imported) for grad, called in calls]
+            bound, imported = _import_names(tree)
+            found += [(path, grad, called, imported) for grad, called in _grad_at_calls(tree, name, function, bound)]
         return found
 
     def _trees(self, pattern: re.Pattern[bytes]) -> Iterator[tuple[str, ast.Module]]:
@@ -335,12 +334,11 @@ def _runs_own_forward(func: ast.expr) -> bool:
     )
 
 
-def _grad_at_calls(tree: ast.Module, name: str, function: bool) -> list[tuple[int, bool]]:
+def _grad_at_calls(tree: ast.Module, name: str, function: bool, bound: frozenset[str]) -> list[tuple[int, bool]]:
     """The grad mode at each call of ``name`` in a module, and whether it is a call (``FREE`` for a mere reference:
     unknown callers); for a module-level ``function``, an attribute call counts only on a name an import binds
-    (``evaluation.validate(...)``, not ``trainer.validate(...)``)."""
+    (``bound``: ``evaluation.validate(...)``, not ``trainer.validate(...)``)."""
     imports = _imports(tree)
-    modules = _import_bound(tree) if function else set()
     index = CallIndex(
         tree,
         lambda node, as_decorator=False: grad_set_by(node, imports, as_decorator),
@@ -352,7 +350,7 @@ def _grad_at_calls(tree: ast.Module, name: str, function: bool) -> list[tuple[in
         if key[-1] != name or (own and key[0] == "fn"):
             continue  # another function, or the file's own function of that name
         for caller, grad, call in sites:
-            if function and call is not None and key[0] != "fn" and not _on_module(call, modules):
+            if function and call is not None and key[0] != "fn" and not _on_module(call, bound):
                 continue  # a method of some object (`trainer.validate()`), or the caller's own (`self.validate()`)
             if call is None:
                 grads.append((FREE, False))
@@ -367,32 +365,25 @@ def _module_name(path: str) -> str:
     return os.path.basename(os.path.dirname(os.path.abspath(path))) if stem == "__init__" else stem
 
 
-def _imported_modules(tree: ast.Module) -> frozenset[str]:
-    """Each dotted component a module's imports name (``import a.b as c``: a, b; ``from a.b import c``: a, b, c), so
-    that whether it may import a given module of the project is a lookup."""
-    found: set[str] = set()
+def _import_names(tree: ast.Module) -> tuple[frozenset[str], frozenset[str]]:
+    """What a module's import statements, anywhere in it (relative ones too), name: the names they bind (``import
+    a.b as c``: c; ``from a import b``: b), and each dotted component of the modules and names they import (a, b; a,
+    b, c for ``from a.b import c``), so that whether the file may import a given module of the project is a lookup."""
+    bound: set[str] = set()
+    components: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                found.update(alias.name.split("."))
-        elif isinstance(node, ast.ImportFrom):
-            found.update((node.module or "").split("."))
-            found.update(alias.name for alias in node.names)
-    return frozenset(found)
-
-
-def _import_bound(tree: ast.Module) -> set[str]:
-    """Every name an import statement of the module binds, anywhere in it, relative imports too."""
-    bound: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            bound.update(alias.asname or alias.name.partition(".")[0] for alias in node.names)
+                bound.add(alias.asname or alias.name.partition(".")[0])
+                components.update(alias.name.split("."))
         elif isinstance(node, ast.ImportFrom):
             bound.update(alias.asname or alias.name for alias in node.names)
-    return bound
+            components.update((node.module or "").split("."))
+            components.update(alias.name for alias in node.names)
+    return frozenset(bound), frozenset(components)
 
 
-def _on_module(call: ast.Call, modules: set[str]) -> bool:
+def _on_module(call: ast.Call, modules: frozenset[str]) -> bool:
     """Whether an attribute call's receiver is rooted in a name an import binds (a module, or what it holds)."""
     parts = dotted_parts(call.func)
     return parts is not None and parts[0] in modules

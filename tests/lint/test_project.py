@@ -814,3 +814,10 @@ def test_a_method_run_with_gradients_only_by_an_importer_is_reported_once(tmp_pa
         {"GAN.py": gan, "main.py": AFTER_TRAINING["called again with gradients on by a script importing it"][0]},
     )
     assert _found(tmp_path) == expected_findings(tmp_path) != set()
+
+
+def test_an_importer_is_recognised_by_the_module_it_imports_from_a_package(tmp_path: Path) -> None:
+    """``from pkg import GAN as module``: the script imports the module itself, by the package's name."""
+    script = "from pkg import GAN as module\n\ngan = module.GAN()\ngan.visualize_results(10)\n"
+    _write(tmp_path, {"pkg/__init__.py": "", "pkg/GAN.py": GAN.format(decorator="", mark=BUG), "main.py": script})
+    assert _found(tmp_path) == expected_findings(tmp_path) != set()
