@@ -28,6 +28,8 @@ from __future__ import annotations
 import ast
 from typing import Final
 
+from gradmode_plugin.lint.nodes import child_nodes
+
 __all__ = ["freezes_when_built", "frozen_arguments", "returns_frozen"]
 
 _UNKNOWN: Final = object()
@@ -83,11 +85,12 @@ def frozen_arguments(function: ast.FunctionDef | ast.AsyncFunctionDef, call: ast
         return []
     passed = dict(zip([arg.arg for arg in [*function.args.posonlyargs, *function.args.args]], call.args, strict=False))
     passed.update((kw.arg, kw.value) for kw in call.keywords if kw.arg is not None)
+    bound = _bindings(function)
     found: list[ast.expr] = []
     for name, argument in passed.items():
         frozen_at = _freezing_statement(function.body, values, name)
         # `nets = [nets]` before the loop: what is frozen is no longer the argument itself
-        if frozen_at is not None and all(line >= frozen_at for line in _bound_at(function, name)):
+        if frozen_at is not None and all(line >= frozen_at for line in bound.get(name, ())):
             found.append(argument)
     return found
 
@@ -105,7 +108,7 @@ def returns_frozen(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     name = names.pop()
     values = _argument_values(function.args, ast.Call(func=ast.Name(id=function.name), args=[], keywords=[]), bound=0)
     frozen_at = _freezing_statement(function.body, values or {}, name)
-    return frozen_at is not None and all(line <= frozen_at for line in _bound_at(function, name))
+    return frozen_at is not None and all(line <= frozen_at for line in _bindings(function).get(name, ()))
 
 
 def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]:
@@ -116,14 +119,14 @@ def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST
         node = stack.pop()
         found.append(node)
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(child_nodes(node))
     return found
 
 
-def _bound_at(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> list[int]:
-    """The lines where a function's body assigns ``name`` itself (a target, a loop variable, a ``with ... as``, a
-    ``:=``; not ``name.attr = ...``)."""
-    lines: list[int] = []
+def _bindings(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[int]]:
+    """Each name a function's body assigns itself (a target, a loop variable, a ``with ... as``, a ``:=``; not
+    ``name.attr = ...``), with the lines it is assigned on."""
+    lines: dict[str, list[int]] = {}
     for node in _own_nodes(function):
         if isinstance(node, ast.Assign):
             targets: list[ast.expr] = list(node.targets)
@@ -135,8 +138,8 @@ def _bound_at(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> li
             continue
         while targets:
             target = targets.pop()
-            if isinstance(target, ast.Name) and target.id == name:
-                lines.append(target.lineno)
+            if isinstance(target, ast.Name):
+                lines.setdefault(target.id, []).append(target.lineno)
             elif isinstance(target, (ast.Tuple, ast.List)):
                 targets.extend(target.elts)
             elif isinstance(target, ast.Starred):

@@ -1082,7 +1082,7 @@ class Walk(abc.ABC):
             for name, node in found.items()
             if name not in twice
             and not self.imports.is_import(name)
-            and any(isinstance(sub, ast.Attribute) and sub.attr.startswith("requires_grad") for sub in ast.walk(node))
+            and any(isinstance(sub, ast.Attribute) and sub.attr.startswith("requires_grad") for sub in subnodes(node))
         }
 
     def _frozen_by_helper(self, call: ast.Call, scope: Scope) -> None:
