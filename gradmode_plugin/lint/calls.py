@@ -238,6 +238,44 @@ def passed_to(call: ast.Call, node: ast.FunctionDef | ast.AsyncFunctionDef, name
     return call.args[index]
 
 
+def passed_for(call: ast.Call, definition: Def, name: str) -> ast.expr | None:
+    """What a call passes for a parameter, by keyword or by position (a method called on an object is passed its
+    ``self``); ``None`` where it passes nothing for it, or nothing that can be read (``*args`` before it)."""
+    bound = definition.cls is not None and isinstance(call.func, ast.Attribute) and not is_static(definition.node)
+    return passed_to(call, definition.node, name, bound)
+
+
+def given_for(call: ast.Call, definition: Def, name: str) -> ast.expr | None:
+    """What a parameter holds in a call: what the call passes for it, else its default where the call passes nothing
+    that could fill it (no ``*args``/``**kwargs``); ``None`` where that cannot be read.
+
+    >>> tree = ast.parse("def run(model, train=False): pass\\nrun(net)\\nrun(net, True)")
+    >>> definition = Def(tree.body[0], None, None, 0, 0)
+    >>> [ast.unparse(given_for(stmt.value, definition, "train")) for stmt in tree.body[1:]]
+    ['False', 'True']
+    """
+    passed = passed_for(call, definition, name)
+    if passed is not None:
+        return passed
+    if any(isinstance(arg, ast.Starred) for arg in call.args) or any(kw.arg is None for kw in call.keywords):
+        return None
+    args = definition.node.args
+    positional = [*args.posonlyargs, *args.args]
+    names = [arg.arg for arg in positional]
+    if name in names:
+        index = names.index(name)
+        defaults = args.defaults
+        first = len(positional) - len(defaults)
+        return defaults[index - first] if index >= first else None
+    kwonly = [arg.arg for arg in args.kwonlyargs]
+    return args.kw_defaults[kwonly.index(name)] if name in kwonly else None
+
+
+def is_static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a method is a ``@staticmethod`` (called without ``self``)."""
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
+
+
 def is_main_guard(test: ast.expr) -> bool:
     """``if __name__ == "__main__":``."""
     return (

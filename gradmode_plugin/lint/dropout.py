@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 
 from gradmode_plugin.lint import names
-from gradmode_plugin.lint.calls import Def, constructions, passed_to
+from gradmode_plugin.lint.calls import constructions, passed_for, passed_to
 from gradmode_plugin.lint.nodes import subnodes
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.walk import (
@@ -142,7 +142,7 @@ class DropoutRules(Walk):
         for caller, _, call in self.index().callers(definition):
             if call is None:
                 continue
-            passed = _passed(call, definition, p.id)
+            passed = passed_for(call, definition, p.id)
             if passed is None or _is_zero(passed) or _zero_unless_training(passed):
                 continue
             if _zero_parameter(passed, caller.node if caller is not None else None):
@@ -287,13 +287,6 @@ def _per_call_switch(test: ast.expr, scope: Scope, probability: ast.expr | None)
     return False
 
 
-def _passed(call: ast.Call, definition: Def, name: str) -> ast.expr | None:
-    """What a call passes for a parameter, by keyword or by position (a method called on an object is passed its
-    ``self``); ``None`` where it passes nothing for it, or nothing that can be read (``*args`` before it)."""
-    bound = definition.cls is not None and isinstance(call.func, ast.Attribute) and not _static(definition.node)
-    return passed_to(call, definition.node, name, bound)
-
-
 def _leaves_zero(
     call: ast.Call,
     function: ast.FunctionDef | ast.AsyncFunctionDef | None,
@@ -316,10 +309,6 @@ def _zero_parameter(passed: ast.expr, function: ast.FunctionDef | ast.AsyncFunct
         and passed.id in parameters(function)
         and _zero_default(function, passed.id)
     )
-
-
-def _static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
 
 
 def _splat(call: ast.Call) -> bool:

@@ -62,7 +62,9 @@ def freezes_when_built(cls: ast.ClassDef, call: ast.Call) -> bool:
     )
 
 
-def frozen_arguments(function: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call) -> list[ast.expr]:
+def frozen_arguments(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, bound: int = 0
+) -> list[ast.expr]:
     """The arguments of ``call`` whose modules ``function`` surely freezes (the parameter's own object, not one bound
     to its name first): GAN code's ``toggle_grad(model, False)`` over ``for p in model.parameters():
     p.requires_grad_(requires_grad)``, a ``freeze(model)`` ending in ``model.requires_grad_(False)``.
@@ -77,13 +79,17 @@ def frozen_arguments(function: ast.FunctionDef | ast.AsyncFunctionDef, call: ast
         ['ema']
         >>> frozen_arguments(helper, ast.parse("toggle_grad(ema, True)").body[0].value)
         []
+
+    ``bound``: how many leading parameters the call does not pass (1 for a method's ``self``:
+    ``self.fix_network(self.vit)``).
     """
     if any(isinstance(arg, ast.Starred) for arg in call.args) or any(kw.arg is None for kw in call.keywords):
         return []
-    values = _argument_values(function.args, call, bound=0)
+    values = _argument_values(function.args, call, bound)
     if values is None:
         return []
-    passed = dict(zip([arg.arg for arg in [*function.args.posonlyargs, *function.args.args]], call.args, strict=False))
+    positional = [arg.arg for arg in [*function.args.posonlyargs, *function.args.args]][bound:]
+    passed = dict(zip(positional, call.args, strict=False))
     passed.update((kw.arg, kw.value) for kw in call.keywords if kw.arg is not None)
     bound = _bindings(function)
     found: list[ast.expr] = []

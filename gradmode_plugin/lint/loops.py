@@ -35,6 +35,7 @@ from gradmode_plugin.lint.walk import (
     is_false,
     is_true,
     matches,
+    output_detached,
 )
 
 #: Names of evaluation functions (``fnmatch`` patterns, lower case, leading underscores dropped).
@@ -272,7 +273,14 @@ class _LoopAnalysis:
                 and any(self._grad_off(item.context_expr) for item in block.items)
                 for sub in _own_walk(block)
             }
-            run = {key for call in calls if id(call) not in guarded and (key := _forward_key(call)) is not None}
+            # nor one whose output is detached at once (a frozen backbone under a linear probe): kept in `eval()`
+            run = {
+                key
+                for call in calls
+                if id(call) not in guarded
+                and (key := _forward_key(call)) is not None
+                and not output_detached(call, node)
+            }
             run |= helper_runs | _differentiated_through_methods(nodes)
             if not run or any(self._puts_back(call, owner) for call in calls):
                 continue

@@ -12,7 +12,7 @@ import functools
 from typing import Final
 
 from gradmode_plugin.lint import names
-from gradmode_plugin.lint.calls import Def, eval_returned_at, passed_to
+from gradmode_plugin.lint.calls import Def, eval_returned_at, given_for, passed_to
 from gradmode_plugin.lint.grad import INFERENCE_FUNCTIONS, grad_off_when_run, turns_grad_back_on
 from gradmode_plugin.lint.loops import is_evaluation_name
 from gradmode_plugin.lint.rules import RULES_BY_CODE
@@ -32,6 +32,7 @@ from gradmode_plugin.lint.walk import (
     is_lightning_evaluation,
     is_true,
     matches,
+    output_detached,
     written,
 )
 
@@ -212,7 +213,10 @@ class ModeRules(Walk):
             until = min(
                 (at for at, other, mode in reaching if other == key and at > last[0] and mode == "train"), default=None
             )
-            if _excused(path, last[0], until, scope.grad_paths):
+            # a block that computes gradients may differentiate this graph, unless it detaches the output at once (a
+            # frozen backbone under a linear probe): then the graph is recorded for nothing
+            in_training = _excused(path, last[0], until, scope.grad_paths)
+            if in_training and not output_detached(call, scope.node):
                 continue
             if effective is None:
                 effective = self.effective_grad(scope)
@@ -226,6 +230,8 @@ class ModeRules(Walk):
                     effective = imported = FREE
             if effective != FREE:
                 return
+            if self._evaluated_only_without_grad(scope, last[0]) and not self._called_with_grad_by_importers(scope):
+                continue
             if passed is None and self._returned(call, path, scope):
                 continue
             if self._built_frozen(key, scope) or self._handed_frozen(key, scope, 0):
@@ -242,7 +248,9 @@ class ModeRules(Walk):
             reported.add((key, last[0], path))
             line = held[key] if last[0] == (0, 0) else last[0][0]
             if passed is None:
-                message = RULES_BY_CODE["GM501"].message(call=written(call.func), module=key, line=line)
+                message = RULES_BY_CODE["GM501"].message(
+                    "detached" if in_training else "default", call=written(call.func), module=key, line=line
+                )
             else:
                 message = RULES_BY_CODE["GM501"].message(
                     "method" if callee.startswith("self.") else "passed",
@@ -256,6 +264,29 @@ class ModeRules(Walk):
             self.report(call, "GM501", message, scope)
             if imported is not None:
                 return  # run with gradients on only by another file's call: its first forward says it, once
+
+    def _evaluated_only_without_grad(self, scope: Scope, at: tuple[int, int]) -> bool:
+        """Whether the ``eval()`` at ``at`` sits in a branch a parameter of the function chooses (``if train:
+        model.train() else: model.eval()``, one epoch function for both), and every call of the function in its file
+        that may take that branch runs under ``no_grad``/``inference_mode``: the calls passing a constant that
+        chooses the other branch (``run_epoch(model, loader, True, opt)``) train, and say nothing of it."""
+        definition = self._definition(scope)
+        if definition is None:
+            return False
+        flags = (_flag(test, failed) for test, failed in scope.mode_tests.get(at, ()))
+        # a flag the function sets itself (`train = train and not args.eval_only`) is not the caller's choice
+        wanted = [flag for flag in flags if flag is not None and flag[0] in scope.params - scope.assigned.keys()]
+        if not wanted:
+            return False
+        index = self.index()
+        reaching = [
+            (caller, grad)
+            for caller, grad, call in index.callers(definition)
+            if call is None or not any(_chooses_against(given_for(call, definition, n), t) for n, t in wanted)
+        ]
+        return bool(reaching) and all(
+            (grad if grad != FREE else index.effective(caller)) == OFF for caller, grad in reaching
+        )
 
     def _grad_off_for_process(self, scope: Scope) -> bool:
         """Whether gradients are off for the whole process wherever a function of this file runs, and nothing in the
@@ -818,6 +849,21 @@ def _branch_in_eval(node: ast.If, name: str) -> list[ast.stmt] | None:
     if isinstance(test, ast.Attribute) and test.attr == "training" and dotted(test.value) == name:
         return node.body if negated else node.orelse
     return None
+
+
+def _flag(test: ast.expr, failed: bool) -> tuple[str, bool] | None:
+    """The name an ``if`` tests and the truth it has where the block runs: ``if train:`` gives ``("train", True)``
+    in its body and ``("train", False)`` in its ``else``; ``if not train:`` the reverse. None for any other test."""
+    truth = not failed
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, truth = test.operand, not truth
+    return (test.id, truth) if isinstance(test, ast.Name) else None
+
+
+def _chooses_against(value: ast.expr | None, truth: bool) -> bool:
+    """Whether a value given for a flag is a constant of the other truth (``True`` where the branch needs a false
+    flag)."""
+    return isinstance(value, ast.Constant) and bool(value.value) != truth
 
 
 def _contains(node: ast.AST, target: ast.AST) -> bool:

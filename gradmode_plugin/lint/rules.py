@@ -253,6 +253,11 @@ RULES: Final[tuple[Rule, ...]] = (
                     "turn them off; use `with torch.no_grad():` (or `torch.inference_mode()`) around it, or decorate "
                     "the function with `@torch.no_grad()`"
                 ),
+                "detached": (
+                    "`{call}(...)` after `{module}.eval()` (line {line}) runs with gradients on, and its output is "
+                    "detached at once: the graph is recorded for nothing at every step; use `with torch.no_grad():` "
+                    "around it (a frozen module needs no graph)"
+                ),
                 "passed": (
                     "`{call}({module}, ...)` after `{module}.eval()` (line {line}) runs `{forward}(...)` in "
                     "`{callee}` (line {forward_line}) with gradients on: `eval()` does not turn them off; use `with "

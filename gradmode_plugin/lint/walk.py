@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from gradmode_plugin.lint import names
-from gradmode_plugin.lint.calls import FREE, OFF, ON, CallIndex, Def
+from gradmode_plugin.lint.calls import FREE, OFF, ON, CallIndex, Def, is_static
 from gradmode_plugin.lint.freezing import freezes_when_built, frozen_arguments, returns_frozen
 from gradmode_plugin.lint.names import ImportTable
 from gradmode_plugin.lint.nodes import child_nodes, subnodes
@@ -239,6 +239,7 @@ class Scope:
         "maybe_zero_dropouts",
         "mode_calls",
         "mode_paths",
+        "mode_tests",
         "model_calls",
         "name",
         "node",
@@ -284,6 +285,8 @@ class Scope:
         self.mode_calls: list[tuple[tuple[int, int], str, str]] = []
         #: position of a mode call -> its block path (which branches of which `if` it is in)
         self.mode_paths: dict[tuple[int, int], tuple[int, ...]] = {}
+        #: position of a mode call -> the tests of the `if`s around it, each with whether it failed there
+        self.mode_tests: dict[tuple[int, int], tuple[tuple[ast.expr, bool], ...]] = {}
         #: (position, name, block path, value): a name given a value outside a mode call; where the value is not made
         #: from the name (`model = Net()`, `model = lambda x: session.run(...)`), whatever mode the old value was put
         #: in, the new one was not (modes.py reads the value only for a finding about to be made)
@@ -456,6 +459,43 @@ def is_true(node: ast.expr | None) -> bool:
 
 def is_false(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is False
+
+
+def output_detached(call: ast.Call, function: ast.AST) -> bool:
+    """Whether all a function does with a forward's output is ``.detach()`` it (a frozen feature extractor whose
+    graph is dropped at once): ``model(x).detach()``, or ``_, aux = model(x)`` and then only
+    ``aux["penultimate"].detach()``. An output read any other way, or not at all, is not.
+
+    >>> module = ast.parse("_, aux = net(x)\\nfeat = aux['penultimate'].detach()\\nout = net(y)\\nprint(out)")
+    >>> output_detached(module.body[0].value, module), output_detached(module.body[2].value, module)
+    (True, False)
+    >>> module = ast.parse("feat, self.cache = net(x)\\nfeat = feat.detach()")
+    >>> output_detached(module.body[0].value, module)
+    False
+    """
+    names: set[str] = set()
+    for sub in subnodes(function):
+        if isinstance(sub, ast.Assign) and sub.value is call:
+            for target in sub.targets:
+                elts = target.elts if isinstance(target, ast.Tuple) else [target]
+                if not all(isinstance(elt, ast.Name) for elt in elts):
+                    return False
+                names.update(elt.id for elt in elts if isinstance(elt, ast.Name))
+    detached: set[int] = set()
+    for sub in subnodes(function):
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr == "detach":
+            base = sub.func.value
+            while isinstance(base, (ast.Subscript, ast.Attribute)):
+                base = base.value
+            if base is call:
+                return True
+            detached.add(id(base))
+    reads = [
+        sub
+        for sub in subnodes(function)
+        if isinstance(sub, ast.Name) and sub.id in names and isinstance(sub.ctx, ast.Load)
+    ]
+    return bool(reads) and all(id(read) in detached for read in reads)
 
 
 def written(node: ast.expr) -> str:
@@ -833,6 +873,7 @@ class Walk(abc.ABC):
             self._mode_statement(node, call, ctx.scope)
             if len(ctx.scope.mode_calls) > before:
                 ctx.scope.mode_paths[(node.lineno, node.col_offset)] = ctx.path
+                ctx.scope.mode_tests[(node.lineno, node.col_offset)] = ctx.tests
         return True
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, ctx: Ctx, stack: Stack) -> bool:
@@ -980,6 +1021,7 @@ class Walk(abc.ABC):
                 self._parameter_rebound(node, name, value, ctx)
         if len(scope.mode_calls) > before:
             scope.mode_paths[(node.lineno, node.col_offset)] = ctx.path
+            scope.mode_tests[(node.lineno, node.col_offset)] = ctx.tests
         else:
             for target in targets:
                 key = dotted(target)
@@ -1087,10 +1129,24 @@ class Walk(abc.ABC):
 
     def _frozen_by_helper(self, call: ast.Call, scope: Scope) -> None:
         """``toggle_grad(model, False)`` as a statement, where the file's ``toggle_grad`` surely freezes what it is
-        given: each module so given is frozen."""
-        if isinstance(call.func, ast.Name) and call.func.id in self._freezing_helpers:
-            for argument in frozen_arguments(self._freezing_helpers[call.func.id], call):
-                self._freeze(dotted(argument), scope)
+        given, or ``self.fix_network(self.vit)``, where the class's own method does: each module so given is
+        frozen."""
+        func = call.func
+        if isinstance(func, ast.Name) and func.id in self._freezing_helpers:
+            frozen = frozen_arguments(self._freezing_helpers[func.id], call)
+        elif (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id == "self"
+            and scope.cls is not None
+            and (method := scope.cls.methods.get(func.attr)) is not None
+            and b"requires_grad" in self.source
+        ):
+            frozen = frozen_arguments(method, call, bound=0 if is_static(method) else 1)
+        else:
+            return
+        for argument in frozen:
+            self._freeze(dotted(argument), scope)
 
     def _freeze_chain(self, receiver: ast.expr, scope: Scope) -> None:
         """The module a freezing call's chain starts from (``m.eval().requires_grad_(False)``, ``m.freeze()``), or

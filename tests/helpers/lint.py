@@ -66,3 +66,28 @@ def linted_tree(root: Path, files: dict[str, str]) -> tuple[Path, LintRun]:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text).lstrip())
     return root, run_lint(root, ".")
+
+
+#: One epoch function for training and evaluation, its mode chosen by a flag (its bug and look-alike add the calls).
+EPOCH_BY_FLAG = """
+        import torch
+
+
+        def run_epoch(model, loader, train=False, optimizer=None, natural=True):
+            if train:
+                model.train()
+            else:
+                model.eval()
+            total = 0.0
+            for x, y in loader:
+                if natural or not train:
+                    loss = torch.nn.functional.cross_entropy(model(x), y){mark}
+                else:
+                    loss = model.robust_loss(x, y)
+                total += loss.item()
+                if train:
+                    optimizer.zero_grad()
+                    loss.backward()
+                    optimizer.step()
+            return total
+"""

@@ -249,3 +249,48 @@ def test_a_helper_defined_twice_freezes_nothing() -> None:
         + "def use(x):\n    encoder = create_encoder(Net)\n    return encoder(x)\n"
     )
     assert [f.code for f in check_source(source, "train.py")] == ["GM501"]
+
+
+METRIC = """\
+class QualityMetric(nn.Module):
+    def __init__(self, trainable_head):
+        super().__init__()
+        self.backbone = timm.create_model("resnet50")
+        self.head = trainable_head
+        {freeze}
+
+    def fix_network(self, model, flag=False):
+        for p in model.parameters():
+            p.requires_grad = flag
+
+    @staticmethod
+    def fix_static(model):
+        for p in model.parameters():
+            p.requires_grad = False
+
+    def score(self, x):
+        self.backbone.eval()
+        features = self.backbone(x)
+        return features.mean().item()
+"""
+
+
+@pytest.mark.parametrize(
+    ("freeze", "lines"),
+    [
+        ("self.fix_network(self.backbone)", []),
+        ("self.fix_network(model=self.backbone)", []),
+        ("self.fix_network(self.head)", [19]),
+        ("self.fix_network(self.backbone, True)", [19]),
+        ("self.fix_static(self.backbone)", []),
+        ("self.fix_static(self.head)", [19]),
+        ("fix_network(self.backbone)", [19]),
+        ("helper.fix_network(self.backbone)", [19]),
+    ],
+)
+def test_a_module_frozen_by_a_method_of_its_class_records_no_graph(freeze: str, lines: list[int]) -> None:
+    """An image-quality metric's ``self.fix_network(self.vit)`` in ``__init__``: its backbone run after ``eval()``
+    records nothing; a static method's too (its first parameter is the module: no ``self``). Another module frozen,
+    the freezing undone, or a function the file or the class does not define freezes nothing the class reads."""
+    source = METRIC.format(freeze=freeze)
+    assert [f.line for f in check_source(source, "metric.py") if f.code == "GM501"] == lines

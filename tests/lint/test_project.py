@@ -14,7 +14,7 @@ from gradmode_plugin.lint.cli import main
 from gradmode_plugin.lint.files import python_files
 from gradmode_plugin.lint.rules import select_codes
 from gradmode_plugin.lint.runner import MIN_FILES_PER_JOB, lint_files
-from tests.helpers.lint import Located, expected_findings
+from tests.helpers.lint import EPOCH_BY_FLAG, Located, expected_findings
 
 VALIDATE = """\
 def validate(model, loader):
@@ -821,3 +821,27 @@ def test_an_importer_is_recognised_by_the_module_it_imports_from_a_package(tmp_p
     script = "from pkg import GAN as module\n\ngan = module.GAN()\ngan.visualize_results(10)\n"
     _write(tmp_path, {"pkg/__init__.py": "", "pkg/GAN.py": GAN.format(decorator="", mark=BUG), "main.py": script})
     assert _found(tmp_path) == expected_findings(tmp_path) != set()
+
+
+@pytest.mark.parametrize("call", ["run_epoch(model, loader)", "run_epoch(model, loader, True)"])
+def test_an_epoch_function_evaluated_without_grad_by_its_file_is_judged_by_its_importers_too(
+    tmp_path: Path, call: str
+) -> None:
+    """One epoch function for both phases, its evaluation calls under ``no_grad`` in its file: a script that imports it
+    and evaluates with gradients on is a bug there (reported once, at the first forward); one that trains with it is
+    not followed (which branch a call from another file takes is not read), so it is reported as well."""
+    fit = """
+        def fit(model, loaders, optimizer):
+            for epoch in range(10):
+                run_epoch(model, loaders["train"], True, optimizer)
+                with torch.no_grad():
+                    run_epoch(model, loaders["valid"], False)
+    """
+    files = {
+        "epochs.py": EPOCH_BY_FLAG.format(mark=BUG) + fit,
+        "main.py": f"from epochs import run_epoch\n\ndef test(model, loader):\n    return {call}\n",
+    }
+    _write(tmp_path, files)
+    assert _found(tmp_path) == expected_findings(tmp_path) != set()
+    (tmp_path / "main.py").unlink()
+    assert _found(tmp_path) == set()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.lint import LintRun, expected_findings, linted_tree, run_lint
+from tests.helpers.lint import EPOCH_BY_FLAG, LintRun, expected_findings, linted_tree, run_lint
 
 #: A class whose own loader method puts the model in eval() and stores it on self (its bug and its look-alikes add
 #: the methods that run it).
@@ -715,6 +715,59 @@ BUGS: dict[str, str] = {
     "train_with_dropblock.py": TRAIN.format(pkg="dropblocks", block="DropBlock", mark="  # expect: GM503"),
     # `eval()` alone, or a `freeze(...)` with arguments (another API, freezing a part): the model still has
     # parameters that require grad
+    "epoch_by_flag.py": EPOCH_BY_FLAG.format(mark="  # expect: GM501")
+    + """
+
+        def main(model, loaders, optimizer, phase):
+            for epoch in range(10):
+                run_epoch(model, loaders["train"], True, optimizer)
+                with torch.no_grad():
+                    run_epoch(model, loaders["valid"], False)
+            run_epoch(model, loaders["test"])
+        """,
+    "linear_probe.py": """
+        import torch
+
+
+        def train_linear(backbone, linear, loader, optimizer):
+            for x, y in loader:
+                backbone.eval()
+                _, aux = backbone(x, penultimate=True)  # expect: GM501
+                features = aux["penultimate"].detach()
+                loss = torch.nn.functional.cross_entropy(linear(features), y)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+
+
+        def train_probe(encoder, head, loader, optimizer):
+            encoder.eval()
+            for x, y in loader:
+                features = encoder(x).detach()  # expect: GM501
+                loss = torch.nn.functional.cross_entropy(head(features), y)
+                loss.backward()
+                optimizer.step()
+        """,
+    "epoch_by_flag_uncalled.py": EPOCH_BY_FLAG.format(mark="  # expect: GM501"),
+    "epoch_by_flag_overridden.py": EPOCH_BY_FLAG.format(mark="  # expect: GM501").replace(
+        "            if train:\n                model.train()",
+        "            train = train and not torch.is_inference_mode_enabled()\n"
+        "            if train:\n                model.train()",
+    )
+    + """
+
+        def main(model, loaders, optimizer):
+            run_epoch(model, loaders["train"], True, optimizer)
+            with torch.no_grad():
+                run_epoch(model, loaders["valid"], False)
+        """,
+    "epoch_by_variable_flag.py": EPOCH_BY_FLAG.format(mark="  # expect: GM501")
+    + """
+
+        def main(model, loaders, optimizer):
+            for phase in ("train", "valid"):
+                run_epoch(model, loaders[phase], phase == "train", optimizer)
+        """,
     "predictor_not_frozen.py": """
         class Predictor:
             def __init__(self, path):
@@ -735,6 +788,88 @@ BUGS: dict[str, str] = {
 
 CORRECT: dict[str, str] = {
     # the same agent's training helper: the loader's `eval()` is for a test run, not for what training runs
+    "epoch_by_flag_ok.py": EPOCH_BY_FLAG.format(mark="")
+    + """
+
+        def main(model, loaders, optimizer):
+            for epoch in range(10):
+                run_epoch(model, loaders["train"], True, optimizer)
+                run_epoch(model, loaders["train"], optimizer=optimizer, train=1)
+                with torch.no_grad():
+                    run_epoch(model, loaders["valid"], False)
+                    run_epoch(model, loaders["valid"], train=False)
+            with torch.no_grad():
+                run_epoch(model, loaders["test"])
+        """,
+    "linear_probe_ok.py": """
+        import torch
+
+
+        def train_linear(backbone, linear, loader, optimizer):
+            for x, y in loader:
+                backbone.eval()
+                with torch.no_grad():
+                    _, aux = backbone(x, penultimate=True)
+                loss = torch.nn.functional.cross_entropy(linear(aux["penultimate"]), y)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+
+
+        def adversarial_training(model, loader, optimizer, history):
+            for x, y in loader:
+                model.eval()
+                x_adv = x.clone().requires_grad_()
+                out = model(x_adv)
+                history.append(out.detach())
+                (grad,) = torch.autograd.grad(torch.nn.functional.cross_entropy(out, y), x_adv)
+                x_adv = (x + 0.03 * grad.sign()).detach()
+                model.train()
+                loss = torch.nn.functional.cross_entropy(model(x_adv), y)
+                loss.backward()
+                optimizer.step()
+        """,
+    "epoch_flag_forms_ok.py": """
+        import torch
+
+
+        def run_epoch(model, loader, evaluate, optimizer=None):
+            if not evaluate:
+                model.train()
+            else:
+                model.eval()
+            for x, y in loader:
+                if evaluate or x.is_cuda:
+                    print(model(x))
+                else:
+                    loss = model.robust_loss(x, y)
+                    loss.backward()
+                    optimizer.step()
+
+
+        def main(model, loaders, optimizer):
+            run_epoch(model, loaders["train"], False, optimizer)
+            with torch.no_grad():
+                run_epoch(model, loaders["valid"], True)
+
+
+        def nested(model, loaders, optimizer):
+            def one_epoch(loader, train):
+                if train:
+                    model.train()
+                else:
+                    model.eval()
+                for x, y in loader:
+                    if train or x.is_cuda:
+                        loss = model.robust_loss(x, y)
+                        loss.backward()
+                    else:
+                        print(model(x))
+
+            one_epoch(loaders["train"], True)
+            with torch.no_grad():
+                one_epoch(loaders["valid"], False)
+        """,
     "agent_phases.py": AGENT
     + """
             def get_v(self, states):
@@ -1800,3 +1935,7 @@ def test_messages_say_where_the_mode_was_set(bugs: tuple[Path, LintRun]) -> None
         "computed from `self.training` in `__init__` (line 8), where it is always True"
         in (lines["init_training.py:12:15:"])
     )
+    probe = [line for name, line in lines.items() if name.startswith("linear_probe.py:")]
+    assert len(probe) == 2
+    assert all("its output is detached at once: the graph is recorded for nothing" in line for line in probe)
+    assert "detached" not in lines["branches.py:14:19:"]
