@@ -35,7 +35,6 @@ from gradmode_plugin.lint.walk import (
     is_false,
     is_true,
     matches,
-    output_detached,
 )
 
 #: Names of evaluation functions (``fnmatch`` patterns, lower case, leading underscores dropped).
@@ -279,7 +278,7 @@ class _LoopAnalysis:
                 for call in calls
                 if id(call) not in guarded
                 and (key := _forward_key(call)) is not None
-                and not output_detached(call, node)
+                and not self.walk.output_detached(call, node)
             }
             run |= helper_runs | _differentiated_through_methods(nodes)
             if not run or any(self._puts_back(call, owner) for call in calls):

@@ -32,7 +32,6 @@ from gradmode_plugin.lint.walk import (
     is_lightning_evaluation,
     is_true,
     matches,
-    output_detached,
     written,
 )
 
@@ -216,7 +215,7 @@ class ModeRules(Walk):
             # a block that computes gradients may differentiate this graph, unless it detaches the output at once (a
             # frozen backbone under a linear probe): then the graph is recorded for nothing
             in_training = _excused(path, last[0], until, scope.grad_paths)
-            if in_training and not output_detached(call, scope.node):
+            if in_training and not self.output_detached(call, scope.node):
                 continue
             if effective is None:
                 effective = self.effective_grad(scope)

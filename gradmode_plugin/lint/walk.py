@@ -461,41 +461,48 @@ def is_false(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is False
 
 
-def output_detached(call: ast.Call, function: ast.AST) -> bool:
-    """Whether all a function does with a forward's output is ``.detach()`` it (a frozen feature extractor whose
+def detached_outputs(function: ast.AST) -> frozenset[int]:
+    """The calls (by ``id``) all of whose output a function only ``.detach()``es (a frozen feature extractor whose
     graph is dropped at once): ``model(x).detach()``, or ``_, aux = model(x)`` and then only
-    ``aux["penultimate"].detach()``. An output read any other way, or not at all, is not.
+    ``aux["penultimate"].detach()``. An output read any other way, stored elsewhere, or not read at all, is not.
+    One walk of the function, whatever the number of calls asked about.
 
-    >>> module = ast.parse("_, aux = net(x)\\nfeat = aux['penultimate'].detach()\\nout = net(y)\\nprint(out)")
-    >>> output_detached(module.body[0].value, module), output_detached(module.body[2].value, module)
+    >>> def detached(source):
+    ...     module = ast.parse(source)
+    ...     return id(module.body[0].value) in detached_outputs(module)
+    >>> detached("_, aux = net(x)\\nfeat = aux['penultimate'].detach()"), detached("out = net(y)\\nprint(out)")
     (True, False)
-    >>> module = ast.parse("feat, self.cache = net(x)\\nfeat = feat.detach()")
-    >>> output_detached(module.body[0].value, module)
+    >>> detached("f, self.cache = net(x)\\nf = f.detach()"), detached("f = self.cache = net(x)\\nf = f.detach()")
+    (False, False)
+    >>> detached("features = net(x)")
     False
     """
-    names: set[str] = set()
+    bound: dict[int, set[str]] = {}  # a call assigned to names only -> those names
+    stored: set[int] = set()  # a call assigned (also) to something else: read elsewhere
+    found: set[int] = set()  # calls detached where they are made
+    detached: set[int] = set()  # name reads whose value is detached
+    reads: dict[str, list[int]] = {}
     for sub in subnodes(function):
-        if isinstance(sub, ast.Assign) and sub.value is call:
+        if isinstance(sub, ast.Assign) and isinstance(sub.value, ast.Call):
             for target in sub.targets:
                 elts = target.elts if isinstance(target, ast.Tuple) else [target]
-                if not all(isinstance(elt, ast.Name) for elt in elts):
-                    return False
-                names.update(elt.id for elt in elts if isinstance(elt, ast.Name))
-    detached: set[int] = set()
-    for sub in subnodes(function):
-        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr == "detach":
+                if all(isinstance(elt, ast.Name) for elt in elts):
+                    names = bound.setdefault(id(sub.value), set())
+                    names.update(elt.id for elt in elts if isinstance(elt, ast.Name))
+                else:
+                    stored.add(id(sub.value))
+        elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr == "detach":
             base = sub.func.value
             while isinstance(base, (ast.Subscript, ast.Attribute)):
                 base = base.value
-            if base is call:
-                return True
-            detached.add(id(base))
-    reads = [
-        sub
-        for sub in subnodes(function)
-        if isinstance(sub, ast.Name) and sub.id in names and isinstance(sub.ctx, ast.Load)
-    ]
-    return bool(reads) and all(id(read) in detached for read in reads)
+            (found if isinstance(base, ast.Call) else detached).add(id(base))
+        elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
+            reads.setdefault(sub.id, []).append(id(sub))
+    for call, names in bound.items():
+        used = [read for name in names for read in reads.get(name, ())]
+        if call not in stored and used and all(read in detached for read in used):
+            found.add(call)
+    return frozenset(found)
 
 
 def written(node: ast.expr) -> str:
@@ -535,6 +542,7 @@ class Walk(abc.ABC):
         self.test_file = is_test_path(path)
         self._index: CallIndex | None = None
         self._full_tree: ast.Module | None = None
+        self._detached: dict[int, frozenset[int]] = {}
         self.eval_functions = eval_functions
         self.imports = ImportTable()
         self.imports.bound_in(tree)
@@ -690,6 +698,14 @@ class Walk(abc.ABC):
         """The file's classes that are torch modules (``module_classes``): their methods hand what they compute to
         whoever uses the module, who sets its mode."""
         return module_classes(self.full_tree())
+
+    def output_detached(self, call: ast.Call, function: ast.AST) -> bool:
+        """Whether ``function`` only ever ``.detach()``es what ``call`` returns (``detached_outputs``, read once per
+        function)."""
+        found = self._detached.get(id(function))
+        if found is None:
+            found = self._detached[id(function)] = detached_outputs(function)
+        return id(call) in found
 
     def _definition(self, scope: Scope) -> Def | None:
         node = scope.node
