@@ -192,7 +192,7 @@ class ModeRules(Walk):
             if passed is not None:
                 key, callee, inner = passed
             else:
-                key = self._forward_of(call, scope.cls)
+                key = self._forward_of(call, scope.cls, scope)
             if key is None or self._frozen(key, scope):
                 continue
             reaching = [m for m in modes if not _exclusive(scope.mode_paths.get(m[0], ()), path)]
@@ -371,10 +371,13 @@ class ModeRules(Walk):
         """Every name some code of the file puts in training mode."""
         return frozenset(key for where in self.scopes for _, key, mode in where.mode_calls if mode == "train")
 
-    def _forward_of(self, call: ast.Call, cls: ClassScope | None = None) -> str | None:
+    def _forward_of(self, call: ast.Call, cls: ClassScope | None = None, scope: Scope | None = None) -> str | None:
         """The module a call runs the forward of: ``m`` for ``m(x)`` and ``m.forward(x)``, and for
         ``m.encode_image(x)`` where this file defines a plain ``encode_image`` (see ``FORWARD_METHODS``) other than
-        the calling class's own (a wrapper's ``decode`` calling its wrapped model's)."""
+        the calling class's own (a wrapper's ``decode`` calling its wrapped model's), or, where it defines none and
+        ``scope`` is given, where ``m`` is built from a class imported from a file of the run whose method of that
+        name runs a submodule with gradients on (``model = Model()`` from ``model.RIFE``, then
+        ``model.inference(...)``)."""
         func = call.func
         if isinstance(func, ast.Attribute):
             if func.attr == "forward":
@@ -388,7 +391,36 @@ class ModeRules(Walk):
                 defined = [d for d in self.index().by_name.get(func.attr, ()) if own is None or d.cls != own]
                 if defined and all(d.decorator_grad == FREE for d in defined):
                     return dotted(func.value)
+                if not defined and scope is not None and self._imported_method_runs(func, scope):
+                    return dotted(func.value)
         return dotted(func)
+
+    def _imported_method_runs(self, func: ast.Attribute, scope: Scope) -> bool:
+        """Whether ``name.method`` calls a method that runs a submodule with gradients on, ``name`` being given only
+        values built by one class imported by name from a file of the run (``Project.imported_method_runs_with_grad``).
+        Reads the run's other files: asked only for methods named in ``FORWARD_METHODS``."""
+        if self.project is None or not isinstance(func.value, ast.Name):
+            return False
+        name = func.value.id
+        where: Scope | None = scope
+        while where is not None and name not in where.assigned:
+            where = where.parent
+        if where is None:
+            return False
+        built = {
+            value.func.id if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) else None
+            for value, _, _ in where.assigned[name]
+        }
+        if len(built) != 1 or None in built:
+            return False
+        (cls,) = built
+        for node in _top_level_imports(self.full_tree().body):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            for alias in node.names:
+                if (alias.asname or alias.name) == cls:
+                    return self.project.imported_method_runs_with_grad(self.path, node, alias.name, func.attr)
+        return False
 
     def _returned(self, call: ast.Call, path: tuple[int, ...], scope: Scope) -> bool:
         """Whether a function hands one forward's output (not one per batch of a loop) back to its caller, who

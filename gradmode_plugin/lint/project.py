@@ -181,6 +181,27 @@ class Project:
                     found.append(matches[0])
         return found
 
+    def imported_method_runs_with_grad(self, importer: str, node: ast.ImportFrom, cls: str, method: str) -> bool:
+        """Whether the class ``cls`` that ``from module import cls`` brings into ``importer`` from a file of the
+        project (its last class of that name at that file's top level) has a method ``method`` that runs something of
+        ``self`` with gradients on: not decorated ``no_grad``/``inference_mode``, nor running it only inside such a
+        ``with`` (RIFE's ``Model.inference`` running ``self.flownet(...)``, called by benchmark scripts after
+        ``model.eval()``)."""
+        for path in self._imported_files(importer, node):
+            try:
+                with open(path, "rb") as file:
+                    tree = ast.parse(file.read(), filename=path)
+            except (OSError, SyntaxError, ValueError, RecursionError):
+                continue
+            classes = [stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef) and stmt.name == cls]
+            if not classes:
+                continue
+            # the last definition is the one the name is bound to
+            methods = {stmt.name: stmt for stmt in classes[-1].body if isinstance(stmt, _Function)}
+            found = methods.get(method)
+            return found is not None and _runs_of_self(found, methods, _imports(tree), 0)[1]
+        return False
+
     def _grad_off_at_import(self, path: str) -> bool:
         if path not in self._off_at_import:
             off = False
@@ -295,32 +316,38 @@ def _submodules_without_grad(
     plain method of the class, which may be a submodule or an inherited method) and only inside a ``with`` that turns
     gradients off; a plain method of the class it calls is followed (two calls deep) and must do the same or run
     nothing of ``self``."""
-
-    def runs(fn: ast.FunctionDef | ast.AsyncFunctionDef, depth: int) -> tuple[bool, bool]:
-        """(runs something of ``self``, runs it with gradients on)."""
-        inside = _gradless_nodes(fn, imports)
-        if inside is None:
-            return True, False
-        any_run = on = False
-        for call in ast.walk(fn):
-            if not isinstance(call, ast.Call):
-                continue
-            parts = dotted_parts(call.func)
-            if parts is None or parts[0] != "self":
-                continue
-            method = methods.get(parts[1]) if len(parts) == 2 and parts[1] != "forward" else None
-            if method is fn:
-                continue
-            if method is not None and depth < 2:
-                deeper_run, deeper_on = runs(method, depth + 1)
-                any_run = any_run or deeper_run
-                on = on or (deeper_on and id(call) not in inside)
-            else:  # a submodule, an inherited method, or a method too deep to follow: taken as a run
-                any_run, on = True, on or id(call) not in inside
-        return any_run, on
-
-    any_run, on = runs(node, 0)
+    any_run, on = _runs_of_self(node, methods, imports, 0)
     return any_run and not on
+
+
+def _runs_of_self(
+    fn: ast.FunctionDef | ast.AsyncFunctionDef,
+    methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef],
+    imports: ImportTable,
+    depth: int,
+) -> tuple[bool, bool]:
+    """(whether a method runs something of ``self``, whether it runs it with gradients on), as
+    ``_submodules_without_grad`` reads it."""
+    inside = _gradless_nodes(fn, imports)
+    if inside is None:
+        return True, False
+    any_run = on = False
+    for call in ast.walk(fn):
+        if not isinstance(call, ast.Call):
+            continue
+        parts = dotted_parts(call.func)
+        if parts is None or parts[0] != "self":
+            continue
+        method = methods.get(parts[1]) if len(parts) == 2 and parts[1] != "forward" else None
+        if method is fn:
+            continue
+        if method is not None and depth < 2:
+            deeper_run, deeper_on = _runs_of_self(method, methods, imports, depth + 1)
+            any_run = any_run or deeper_run
+            on = on or (deeper_on and id(call) not in inside)
+        else:  # a submodule, an inherited method, or a method too deep to follow: taken as a run
+            any_run, on = True, on or id(call) not in inside
+    return any_run, on
 
 
 def _runs_own_forward(func: ast.expr) -> bool:

@@ -845,3 +845,94 @@ def test_an_epoch_function_evaluated_without_grad_by_its_file_is_judged_by_its_i
     assert _found(tmp_path) == expected_findings(tmp_path) != set()
     (tmp_path / "main.py").unlink()
     assert _found(tmp_path) == set()
+
+
+RIFE_MODEL = """
+    import torch
+
+
+    class Model:
+        def __init__(self):
+            self.flownet = IFNet()
+
+        def train(self):
+            self.flownet.train()
+
+        def eval(self):
+            self.flownet.eval()
+
+        {decorator}def inference(self, img0, img1):
+            {body}
+"""
+BENCHMARK = """\
+import torch
+from {module} import Model as {alias}
+
+model = {alias}()
+model.eval()
+for img0, img1 in pairs:
+    pred = model.{method}(img0, img1){mark}
+"""
+IMPORTED_METHODS = {
+    "a method of the imported class runs its network with gradients on": ("", "", "model.RIFE", "inference", BUG),
+    "the method is decorated no_grad": ("@torch.no_grad()\n        ", "", "model.RIFE", "inference", ""),
+    "the method runs its network inside no_grad": ("", "with", "model.RIFE", "inference", ""),
+    "a method not named for a forward": ("", "", "model.RIFE", "interpolate", ""),
+    "a class from a package outside the run": ("", "", "rife", "inference", ""),
+}
+
+
+@pytest.mark.parametrize("case", list(IMPORTED_METHODS))
+def test_a_forward_method_of_a_class_imported_from_the_run_is_a_forward(tmp_path: Path, case: str) -> None:
+    """RIFE's benchmark scripts: ``model = Model()`` imported from ``model/RIFE.py``, ``model.eval()``, then
+    ``model.inference(img0, img1)`` with gradients on, the class's method running its network unguarded."""
+    decorator, body, module, method, mark = IMPORTED_METHODS[case]
+    run = "return self.flownet(torch.cat((img0, img1), 1))"
+    if body == "with":
+        run = "with torch.no_grad():\n                " + run
+    model = RIFE_MODEL.format(decorator=decorator, body=run).replace("inference", method)
+    script = BENCHMARK.format(module=module, alias="Model", method=method, mark=mark)
+    _write(tmp_path, {"model/__init__.py": "", "model/RIFE.py": model, "benchmark.py": script})
+    assert _found(tmp_path) == expected_findings(tmp_path)
+
+
+def test_a_name_built_from_two_classes_is_not_followed(tmp_path: Path) -> None:
+    """Which class built the module is unknown where the name is given two values; an alias is followed."""
+    model = RIFE_MODEL.format(decorator="", body="return self.flownet(torch.cat((img0, img1), 1))")
+    script = BENCHMARK.format(module="model.RIFE", alias="Model", method="inference", mark="").replace(
+        "model = Model()", "if fast:\n    model = Model()\nelse:\n    model = Other()"
+    )
+    _write(tmp_path, {"model/__init__.py": "", "model/RIFE.py": model, "benchmark.py": script})
+    assert _found(tmp_path) == set()
+    script = BENCHMARK.format(module="model.RIFE", alias="Interpolator", method="inference", mark=BUG)
+    (tmp_path / "benchmark.py").write_text(script)
+    assert _found(tmp_path) == expected_findings(tmp_path) != set()
+
+
+SCRIPT_FUNCTION = """\
+from model.RIFE import Model
+
+model = Model()
+model.eval()
+
+
+def evaluate(pairs, outputs):
+    for a, b in pairs:
+        outputs.append(model.inference(a, b).cpu()){mark}
+
+
+class Runner:
+    def __init__(self):
+        self.model = Model()
+        self.model.eval()
+
+    def run(self, a, b):
+        return self.model.inference(a, b).cpu().numpy()
+"""
+
+
+def test_a_global_built_from_an_imported_class_is_followed_into_functions(tmp_path: Path) -> None:
+    """The script's function runs the global module; an attribute holding one (``self.model``) is not followed."""
+    model = RIFE_MODEL.format(decorator="", body="return self.flownet(torch.cat((img0, img1), 1))")
+    _write(tmp_path, {"model/__init__.py": "", "model/RIFE.py": model, "run.py": SCRIPT_FUNCTION.format(mark=BUG)})
+    assert _found(tmp_path) == expected_findings(tmp_path) != set()
