@@ -66,6 +66,8 @@ class Project:
         #: (class name, file) -> the class's constructions in the other files (``constructions_elsewhere``)
         self._constructions: dict[tuple[str, str], list[tuple[ast.Call, _Function | None]] | None] = {}
         self._normalised: dict[str, str] | None = None
+        #: (imported files, class, method) -> whether that method runs something of `self` with gradients on
+        self._imported_methods: dict[tuple[tuple[str, ...], str, str], bool] = {}
 
     @property
     def paths(self) -> tuple[str, ...]:
@@ -187,7 +189,14 @@ class Project:
         ``self`` with gradients on: not decorated ``no_grad``/``inference_mode``, nor running it only inside such a
         ``with`` (RIFE's ``Model.inference`` running ``self.flownet(...)``, called by benchmark scripts after
         ``model.eval()``)."""
-        for path in self._imported_files(importer, node):
+        key = (tuple(self._imported_files(importer, node)), cls, method)
+        if key not in self._imported_methods:
+            self._imported_methods[key] = self._method_runs_with_grad(key[0], cls, method)
+        return self._imported_methods[key]
+
+    @staticmethod
+    def _method_runs_with_grad(paths: tuple[str, ...], cls: str, method: str) -> bool:
+        for path in paths:
             try:
                 with open(path, "rb") as file:
                     tree = ast.parse(file.read(), filename=path)
