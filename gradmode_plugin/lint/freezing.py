@@ -91,12 +91,12 @@ def frozen_arguments(
     positional = [arg.arg for arg in [*function.args.posonlyargs, *function.args.args]][bound:]
     passed = dict(zip(positional, call.args, strict=False))
     passed.update((kw.arg, kw.value) for kw in call.keywords if kw.arg is not None)
-    bound = _bindings(function)
+    bindings = _bindings(function)
     found: list[ast.expr] = []
     for name, argument in passed.items():
         frozen_at = _freezing_statement(function.body, values, name)
         # `nets = [nets]` before the loop: what is frozen is no longer the argument itself
-        if frozen_at is not None and all(line >= frozen_at for line in bound.get(name, ())):
+        if frozen_at is not None and all(line >= frozen_at for line in bindings.get(name, ())):
             found.append(argument)
     return found
 
