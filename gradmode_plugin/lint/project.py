@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from gradmode_plugin.lint.calls import FREE, OFF, CallIndex, constructions
 from gradmode_plugin.lint.grad import grad_off_when_run, turns_grad_back_on
 from gradmode_plugin.lint.names import ImportTable, dotted_parts, names_a_module
+from gradmode_plugin.lint.stale import StaleImports
 from gradmode_plugin.lint.testcode import is_test_path
 from gradmode_plugin.lint.walk import LIGHTNING_EVAL_STEPS, grad_set_by
 
@@ -68,6 +69,7 @@ class Project:
         self._normalised: dict[str, str] | None = None
         #: (imported files, class, method) -> whether that method runs something of `self` with gradients on
         self._imported_methods: dict[tuple[tuple[str, ...], str, str], bool] = {}
+        self._stale: StaleImports | None = None
 
     @property
     def paths(self) -> tuple[str, ...]:
@@ -77,6 +79,13 @@ class Project:
             more = [path for path in self._more() if os.path.normpath(path) not in seen] if self._more else []
             self._paths = (*self._given, *more)
         return self._paths
+
+    def cannot_import(self, path: str, source: bytes) -> str | None:
+        """Why the file at ``path`` (its ``source``) cannot be imported, where the project's files show it (a module
+        it imports at its top level moved, or no longer defines the name): :mod:`gradmode_plugin.lint.stale`."""
+        if self._stale is None:
+            self._stale = StaleImports(self.paths)
+        return self._stale.reason(path, source)
 
     def grad_where_called(self, name: str, path: str, function: bool = True) -> int:
         """``OFF`` where files other than ``path`` call ``name`` and each call runs with gradients off, else

@@ -33,12 +33,14 @@ from gradmode_plugin.lint.triggers import may_find
 @dataclasses.dataclass
 class LintResult:
     """What a run found: findings (sorted, ``noqa`` applied; a file that does not parse is a ``GM999`` finding),
-    how many files were checked, and those that could not be checked (path, reason): unreadable, or in the syntax
-    of a newer Python that their project requires."""
+    how many files were checked, those that could not be checked (path, reason): unreadable, or in the syntax
+    of a newer Python that their project requires, and those whose findings are left out because the file cannot be
+    imported (path, reason, how many findings): a module-level import the project's files show to fail."""
 
     findings: list[Finding] = dataclasses.field(default_factory=list)
     files: int = 0
     unparsable: list[tuple[str, str]] = dataclasses.field(default_factory=list)
+    stale: list[tuple[str, str, int]] = dataclasses.field(default_factory=list)
 
 
 #: Files each process is given at a time: enough that sending paths and findings costs nothing beside the parsing,
@@ -124,6 +126,7 @@ def _lint_in_processes(
             result.findings.extend(part.findings)
             result.files += part.files
             result.unparsable.extend(part.unparsable)
+            result.stale.extend(part.stale)
     return result
 
 
@@ -171,11 +174,17 @@ def _lint_files(
         findings = [finding for finding in findings if finding.code in codes]
         if findings:
             lines = source.decode("utf-8", errors="replace").splitlines()
-            result.findings.extend(
+            findings = [
                 finding
                 for finding in findings
                 if not (finding.line <= len(lines) and suppressed(lines[finding.line - 1], finding.code))
-            )
+            ]
+        # only a file with findings is read for its imports: the rest cost nothing
+        stale = project.cannot_import(path, source) if findings and findings[0].code != UNPARSABLE else None
+        if stale is not None:
+            result.stale.append((path, stale, len(findings)))
+        else:
+            result.findings.extend(findings)
     return result
 
 

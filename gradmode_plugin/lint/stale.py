@@ -1,0 +1,185 @@
+"""Files that cannot be imported: a module-level import names a module the project has moved, or a name its module
+no longer defines. Such a file raises ``ImportError`` before any of its code runs; what the rules find in it is
+left out of the findings and named apart (``LintResult.stale``), with the import that fails.
+
+Only what the project's own files show counts, so that nothing is left out on a guess:
+
+- ``from a.b.c import x`` / ``import a.b.c`` where ``a`` is a folder in the folder holding the file's package (the
+  file's own folder where it is no package) or in the run's root, the chain breaks at ``c`` (no ``c.py``, no folder
+  ``c``, and no other file named ``c.*`` there: a compiled extension, a stub), and a ``c.py`` or a folder ``c``
+  lies elsewhere under ``a`` (the module was moved);
+- ``from a.b import x`` where ``a/b.py`` is a file of the project that cannot be parsed, or that binds no ``x`` at
+  its top level and leaves no way to make one (no ``import *``, no module ``__getattr__``, no ``globals()``,
+  ``exec`` or ``sys.modules``).
+
+Imports inside ``try``, ``if`` or a function are not read (their failure may be handled), nor relative imports, nor
+a module that is no folder of the project (``import eval_metrics``: a folder put on ``sys.path`` may hold it).
+
+Example:
+    >>> import pathlib, tempfile
+    >>> root = pathlib.Path(tempfile.mkdtemp())
+    >>> for name in ("data/__init__.py", "data/sets/loader.py", "train.py"):
+    ...     (root / name).parent.mkdir(parents=True, exist_ok=True)
+    ...     _ = (root / name).write_text("")
+    >>> source = b"from data.loader import Loader\\n"
+    >>> paths = [str(root / name) for name in ("data/__init__.py", "data/sets/loader.py", "train.py")]
+    >>> print(StaleImports(paths).reason(str(root / "train.py"), source))
+    line 1 imports `data.loader`, which the project does not have (it has a `loader` elsewhere: moved?)
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from collections.abc import Sequence
+
+__all__ = ["StaleImports"]
+
+#: What lets a module make names that its top level does not bind where they can be read.
+_DYNAMIC_NAMES = frozenset({"globals", "exec", "modules", "__getattr__", "setattr", "vars", "locals"})
+
+
+class StaleImports:
+    """The imports of the files of one run (``paths``: every file of the project) that cannot succeed; modules read
+    once per run."""
+
+    def __init__(self, paths: Sequence[str]) -> None:
+        self._paths = [os.path.normpath(os.path.abspath(path)) for path in paths]
+        self._root = os.path.commonpath(self._paths) if self._paths else ""
+        if len(self._paths) == 1:
+            self._root = os.path.dirname(self._root)
+        #: module file -> the names its top level binds, None where it may make others (or cannot be parsed: "")
+        self._bound: dict[str, frozenset[str] | str | None] = {}
+
+    def reason(self, path: str, source: bytes) -> str | None:
+        """Why the file at ``path`` cannot be imported, naming the line and the import; None where nothing shows
+        that it cannot."""
+        try:
+            tree = ast.parse(source, filename=path)
+        except (SyntaxError, ValueError, RecursionError):
+            return None
+        here = os.path.dirname(os.path.normpath(os.path.abspath(path)))
+        for stmt in tree.body:
+            if isinstance(stmt, ast.Import):
+                modules = [alias.name for alias in stmt.names]
+            elif isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module:
+                modules = [stmt.module]
+            else:
+                continue
+            for module in modules:
+                found = self._resolve(here, module.split("."))
+                if found is None:
+                    continue
+                if found == "":
+                    return (
+                        f"line {stmt.lineno} imports `{module}`, which the project does not have (it has a "
+                        f"`{module.rpartition('.')[2]}` elsewhere: moved?)"
+                    )
+                if isinstance(stmt, ast.ImportFrom) and found.endswith(".py"):
+                    bound = self._names(found)
+                    shown = os.path.relpath(found, self._root)
+                    if bound == "":
+                        return f"line {stmt.lineno} imports `{module}`, whose file `{shown}` cannot be parsed"
+                    wanted = [alias.name for alias in stmt.names if alias.name != "*"]
+                    missing = [] if bound is None else [name for name in wanted if name not in bound]
+                    if missing:
+                        return (
+                            f"line {stmt.lineno} imports `{missing[0]}` from `{module}`, which `{shown}` does not "
+                            "define"
+                        )
+        return None
+
+    def _resolve(self, here: str, parts: list[str]) -> str | None:
+        """The file (or folder) of the project a dotted module is, looked for where Python would: in the folder that
+        holds the importer's package (the importer's own folder where it is no package) and in the run's root; ""
+        where such a folder holds its first part, the chain breaks, and a module of the broken part's name lies
+        elsewhere under that first part (moved); None where it is not the project's or anything else may hold it."""
+        while os.path.isfile(os.path.join(here, "__init__.py")) and len(here) > len(self._root):
+            here = os.path.dirname(here)
+        moved = False
+        for folder in dict.fromkeys((here, self._root)):
+            top = os.path.join(folder, parts[0])
+            if not os.path.isdir(top):
+                continue
+            found = _walk(top, parts[1:])
+            if found is None:
+                return None
+            if found:
+                return found
+            moved = moved or self._elsewhere_under(top, parts[-1])
+        return "" if moved else None
+
+    def _elsewhere_under(self, top: str, name: str) -> bool:
+        """Whether a module ``name`` (``name.py``, or a folder ``name`` of Python files) lies anywhere under ``top``."""
+        prefix = top + os.sep
+        return any(
+            path.startswith(prefix)
+            and (os.path.basename(path) == name + ".py" or name in path[len(prefix) :].split(os.sep)[:-1])
+            for path in self._paths
+        )
+
+    def _names(self, path: str) -> frozenset[str] | str | None:
+        if path not in self._bound:
+            try:
+                with open(path, "rb") as file:
+                    tree = ast.parse(file.read(), filename=path)
+            except (SyntaxError, ValueError):
+                self._bound[path] = ""
+            except (OSError, RecursionError):
+                self._bound[path] = None
+            else:
+                self._bound[path] = _top_level_names(tree)
+        return self._bound[path]
+
+
+def _walk(top: str, rest: list[str]) -> str | None:
+    """Follows ``rest`` down from the folder ``top``: the module's file or folder; "" where a part is missing with
+    nothing of its name there; None where a part is a module file with more parts after it, or a file of its name
+    that is not Python (a compiled extension) may be it."""
+    current = top
+    for index, part in enumerate(rest):
+        module = os.path.join(current, part + ".py")
+        if os.path.isfile(module):
+            return module if index == len(rest) - 1 else None
+        if os.path.isdir(os.path.join(current, part)):
+            current = os.path.join(current, part)
+            continue
+        try:
+            entries = os.listdir(current)
+        except OSError:
+            return None
+        if any(entry.startswith(part + ".") for entry in entries):
+            return None
+        return ""
+    return current
+
+
+def _top_level_names(tree: ast.Module) -> frozenset[str] | None:
+    """The names a module's top level binds (inside its ``if``/``try``/``with``/loops too); None where it may bind
+    others (``import *``, ``globals()``, ``exec``, a module ``__getattr__``, ``sys.modules``)."""
+    names: set[str] = {name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names}
+    pending: list[ast.AST] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            for alias in node.names:
+                if alias.name == "*":
+                    return None
+                names.add(alias.asname or alias.name.partition(".")[0])
+            continue
+        if isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
+        if isinstance(node, ast.Name):
+            if node.id in _DYNAMIC_NAMES:
+                return None
+            if isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+        elif isinstance(node, ast.Attribute) and node.attr in _DYNAMIC_NAMES:
+            return None
+        pending.extend(ast.iter_child_nodes(node))
+    return None if "__getattr__" in names else frozenset(names)

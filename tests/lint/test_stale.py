@@ -1,0 +1,149 @@
+"""A file that cannot be imported: its findings are left out, named apart with the import that fails, only where the
+project's own files show the failure (a module moved, a name its module no longer defines, a module that does not
+parse); every look-alike that may import is still reported."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from gradmode_plugin.lint.files import python_files
+from gradmode_plugin.lint.rules import select_codes
+from gradmode_plugin.lint.runner import LintResult, lint_files
+from tests.helpers.lint import run_lint
+
+#: An evaluation that records a graph (GM501 at line 5 after the import lines).
+SCRIPT = """\
+{imports}
+import torch
+
+model.eval()
+model(torch.ones(1))
+"""
+
+#: The project beside every script: a package whose `loader` module moved into `data/sets/`.
+PROJECT = {
+    "data/__init__.py": "",
+    "data/sets/__init__.py": "",
+    "data/sets/loader.py": "class Loader:\n    pass\n",
+    "data/model.py": "import torch\n\nclass Net(torch.nn.Module):\n    pass\n\nif torch.cuda.is_available():\n"
+    "    Fast = Net\n\ndef setup():\n    global Late\n    Late = Net\n",
+    "data/broken.py": "def f(:\n    pass\n",
+    "data/star.py": "from torch.nn import *\n",
+    "data/lazy.py": "def __getattr__(name):\n    return name\n",
+    "data/dynamic.py": "globals()['Made'] = 1\n",
+    "data/more/ext.py": "",
+    "data/sets/stage/__init__.py": "",
+    "src/pkg/__init__.py": "",
+    "src/pkg/sub/__init__.py": "",
+    "src/pkg/sub/model.py": "",
+    "tools/reader.py": "",
+    "lib/__init__.py": "",
+    "lib/torch/__init__.py": "",
+    "lib/torch/sub/distributions.py": "",
+}
+
+
+def _lint(root: Path, files: dict[str, str]) -> LintResult:
+    for name, text in {**PROJECT, **files}.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    previous = os.getcwd()
+    os.chdir(root)  # as a user runs it: from the project's root
+    try:
+        return lint_files(python_files(["."]), select_codes())
+    finally:
+        os.chdir(previous)
+
+
+LEFT_OUT = {
+    "a moved module": ("from data.loader import Loader", "imports `data.loader`, which the project does not have"),
+    "a moved module, plain import": ("import data.loader", "imports `data.loader`"),
+    "a name the module does not define": ("from data.model import Gone", "imports `Gone` from `data.model`"),
+    "a module that does not parse": ("from data.broken import f", "whose file `data/broken.py` cannot be parsed"),
+    "a package moved into a folder": ("from data.stage import Stage", "imports `data.stage`"),
+}
+
+
+@pytest.mark.parametrize("imports", list(LEFT_OUT))
+def test_the_findings_of_a_file_that_cannot_be_imported_are_left_out_and_named(tmp_path: Path, imports: str) -> None:
+    line, reason = LEFT_OUT[imports]
+    result = _lint(tmp_path, {"scripts/old.py": SCRIPT.format(imports=line)})
+    assert [(Path(f.path).as_posix(), f.code) for f in result.findings] == [("data/broken.py", "GM999")]
+    assert [(Path(path).as_posix(), count) for path, _, count in result.stale] == [("scripts/old.py", 1)]
+    assert result.stale[0][1].startswith("line 1 ") and reason in result.stale[0][1]
+
+
+STILL_REPORTED = {
+    "a module of the project": "from data.sets.loader import Loader",
+    "a name bound under an `if`": "from data.model import Fast",
+    "a name bound by `global` in a function": "from data.model import Late",
+    "a class and a function": "from data.model import Net, torch",
+    "everything of a module": "from data.model import *",
+    "a missing module whose namesake lies outside its package": "from data.reader import Reader",
+    "a missing module with a compiled file of its name beside": "from data.ext import kernel",
+    "a module outside the project": "from torchvision.models import resnet18",
+    "a single name (a folder on sys.path may hold it)": "import loader",
+    "a relative import": "from .data.loader import Loader",
+    "an import inside `try`": "try:\n    from data.loader import Loader\nexcept ImportError:\n    Loader = None",
+    "an import inside a function": "def load():\n    from data.loader import Loader",
+    "a module with `import *`": "from data.star import Anything",
+    "a module with `__getattr__`": "from data.lazy import Anything",
+    "a module writing `globals()`": "from data.dynamic import Made",
+    "a name of a package's `__init__`": "from data import Anything",
+}
+
+
+def test_a_package_in_a_source_folder_is_looked_for_beside_itself(tmp_path: Path) -> None:
+    result = _lint(tmp_path, {"src/pkg/train.py": SCRIPT.format(imports="from pkg.model import Net")})
+    assert [(Path(path).as_posix(), count) for path, _, count in result.stale] == [("src/pkg/train.py", 1)]
+
+
+def test_a_folder_of_a_package_named_like_another_package_does_not_shadow_it(tmp_path: Path) -> None:
+    script = SCRIPT.format(imports="from torch.distributions import Normal")
+    result = _lint(tmp_path, {"lib/torch/vae.py": script})
+    assert [(Path(f.path).as_posix(), f.code) for f in result.findings if f.code != "GM999"] == [
+        ("lib/torch/vae.py", "GM501")
+    ]
+    assert result.stale == []
+
+
+@pytest.mark.parametrize("imports", list(STILL_REPORTED))
+def test_a_file_that_may_import_is_reported(tmp_path: Path, imports: str) -> None:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "ext.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+    result = _lint(tmp_path, {"scripts/new.py": SCRIPT.format(imports=STILL_REPORTED[imports])})
+    assert [(Path(f.path).as_posix(), f.code) for f in result.findings if f.code != "GM999"] == [
+        ("scripts/new.py", "GM501")
+    ]
+    assert result.stale == []
+
+
+def test_the_command_line_names_the_file_and_the_import_and_passes(tmp_path: Path) -> None:
+    _lint(tmp_path, {"scripts/old.py": SCRIPT.format(imports="from data.loader import Loader")})
+    (tmp_path / "data" / "broken.py").unlink()
+    run = run_lint(tmp_path, ".")
+    assert run.returncode == 0, run.stderr
+    assert (
+        f"{os.path.join('scripts', 'old.py')}: 1 finding(s) left out, the file cannot be imported: line 1 imports "
+        "`data.loader`, which the project does not have (it has a `loader` elsewhere: moved?); fix the import to "
+        "have it checked" in run.stderr
+    )
+    assert "1 left out (cannot be imported)" in run.stderr
+
+
+def test_several_processes_leave_out_the_same_files(tmp_path: Path) -> None:
+    files = {f"scripts/old{i}.py": SCRIPT.format(imports="from data.loader import Loader") for i in range(120)}
+    alone = _lint(tmp_path, files)
+    previous = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        together = lint_files(python_files(["."]), select_codes(), jobs=2)
+    finally:
+        os.chdir(previous)
+    assert len(alone.stale) == 120
+    assert together.stale == alone.stale and together.findings == alone.findings
