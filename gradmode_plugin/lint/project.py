@@ -82,7 +82,8 @@ class Project:
 
     def cannot_import(self, path: str, source: bytes) -> str | None:
         """Why the file at ``path`` (its ``source``) cannot be imported, where the project's files show it (a module
-        it imports at its top level moved, or no longer defines the name): :mod:`gradmode_plugin.lint.stale`."""
+        it imports at its top level moved, does not define the name, or does not parse):
+        :mod:`gradmode_plugin.lint.stale`."""
         if self._stale is None:
             self._stale = StaleImports(self.paths)
         return self._stale.reason(path, source)

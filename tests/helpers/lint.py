@@ -7,11 +7,15 @@ lines without a mark must stay silent.
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import sys
 import textwrap
 from pathlib import Path
 
+from gradmode_plugin.lint.files import python_files
+from gradmode_plugin.lint.rules import select_codes
+from gradmode_plugin.lint.runner import LintResult, lint_files
 from tests.helpers.process import REPO, run_process
 
 _EXPECT = re.compile(r"#\s*expect:\s*(GM\d+(?:\s*,\s*GM\d+)*)")
@@ -57,6 +61,25 @@ def expected_findings(root: Path) -> set[Located]:
                 for code in re.split(r"\s*,\s*", match.group(1)):
                     expected.add((path.relative_to(root).as_posix(), number, code))
     return expected
+
+
+def write_tree(root: Path, files: dict[str, str]) -> None:
+    """``files`` (``{relative path: source}``, dedented) written under ``root``."""
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+
+
+def lint_from(root: Path, jobs: int = 1) -> LintResult:
+    """Every rule over the files under ``root``, run in this process from ``root`` as a user runs it from a
+    project's root (``jobs``: processes, as ``--jobs``)."""
+    previous = os.getcwd()
+    os.chdir(root)
+    try:
+        return lint_files(python_files(["."]), select_codes(), jobs=jobs)
+    finally:
+        os.chdir(previous)
 
 
 def linted_tree(root: Path, files: dict[str, str]) -> tuple[Path, LintRun]:

@@ -4,17 +4,14 @@ only callers are tests or another function of its name."""
 
 from __future__ import annotations
 
-import os
-import textwrap
 from pathlib import Path
 
 import pytest
 
 from gradmode_plugin.lint.cli import main
-from gradmode_plugin.lint.files import python_files
 from gradmode_plugin.lint.rules import select_codes
 from gradmode_plugin.lint.runner import MIN_FILES_PER_JOB, lint_files
-from tests.helpers.lint import EPOCH_BY_FLAG, Located, expected_findings
+from tests.helpers.lint import EPOCH_BY_FLAG, Located, expected_findings, lint_from, write_tree
 
 VALIDATE = """\
 def validate(model, loader):
@@ -24,20 +21,8 @@ def validate(model, loader):
 BUG = "  # expect: GM501"
 
 
-def _write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-
-
 def _found(root: Path, jobs: int = 1, code: str = "GM501") -> set[Located]:
-    previous = os.getcwd()
-    os.chdir(root)  # as a user runs it: from the project's root
-    try:
-        result = lint_files(python_files(["."]), select_codes(), jobs=jobs)
-    finally:
-        os.chdir(previous)
+    result = lint_from(root, jobs)
     return {(Path(f.path).as_posix(), f.line, f.code) for f in result.findings if f.code == code}
 
 
@@ -106,7 +91,7 @@ CALLERS = {
 @pytest.mark.parametrize("caller", list(CALLERS))
 def test_a_function_is_judged_by_its_callers_in_other_files(tmp_path: Path, caller: str) -> None:
     text, mark = CALLERS[caller]
-    _write(tmp_path, {"evaluation.py": VALIDATE.format(mark=mark), "train.py": text})
+    write_tree(tmp_path, {"evaluation.py": VALIDATE.format(mark=mark), "train.py": text})
     assert _found(tmp_path) == expected_findings(tmp_path)
 
 
@@ -144,12 +129,12 @@ def test_a_method_whose_module_another_method_evaluates_is_judged_by_its_callers
 ) -> None:
     """A metric's ``eval_model.get_outputs(x)``, called only inside ``no_grad`` by the other files: silent; one call
     with gradients on, or the method handed on, keeps the finding."""
-    _write(tmp_path, {"features.py": FEATURES.format(mark=mark), "fid.py": METRIC, "report.py": other})
+    write_tree(tmp_path, {"features.py": FEATURES.format(mark=mark), "fid.py": METRIC, "report.py": other})
     assert _found(tmp_path) == expected_findings(tmp_path)
 
 
 def test_one_call_with_gradients_on_among_calls_under_no_grad_is_enough(tmp_path: Path) -> None:
-    _write(
+    write_tree(
         tmp_path,
         {
             "evaluation.py": VALIDATE.format(mark=BUG),
@@ -164,7 +149,7 @@ def test_callers_in_tests_and_namesakes_do_not_decide(tmp_path: Path) -> None:
     """A test that calls it under no_grad, and a script that calls its own `validate` under no_grad: neither runs
     this one, which no code of the project runs with gradients off."""
     own = "import torch\n\n\ndef validate(a, b):\n    return a\n\n\nwith torch.no_grad():\n    validate(1, 2)\n"
-    _write(
+    write_tree(
         tmp_path,
         {
             "evaluation.py": VALIDATE.format(mark=BUG),
@@ -176,15 +161,15 @@ def test_callers_in_tests_and_namesakes_do_not_decide(tmp_path: Path) -> None:
 
 
 def test_a_file_linted_alone_has_no_callers_elsewhere(tmp_path: Path) -> None:
-    _write(tmp_path, {"evaluation.py": VALIDATE.format(mark=""), "train.py": CALLERS["under no_grad"][0]})
+    write_tree(tmp_path, {"evaluation.py": VALIDATE.format(mark=""), "train.py": CALLERS["under no_grad"][0]})
     result = lint_files([str(tmp_path / "evaluation.py")], select_codes())
     assert [f.code for f in result.findings] == ["GM501"]
 
 
 def test_worker_processes_see_the_whole_run(tmp_path: Path) -> None:
     """The function and its caller in different chunks, checked by different processes."""
-    _write(tmp_path, {"evaluation.py": VALIDATE.format(mark=""), "train.py": CALLERS["under no_grad"][0]})
-    _write(tmp_path, {f"f{i:03d}.py": "x = 1\n" for i in range(2 * MIN_FILES_PER_JOB)})  # sorted between them
+    write_tree(tmp_path, {"evaluation.py": VALIDATE.format(mark=""), "train.py": CALLERS["under no_grad"][0]})
+    write_tree(tmp_path, {f"f{i:03d}.py": "x = 1\n" for i in range(2 * MIN_FILES_PER_JOB)})  # sorted between them
     assert _found(tmp_path, jobs=2) == _found(tmp_path) == set()
     (tmp_path / "report.py").write_text(CALLERS["with gradients on"][0])
     assert _found(tmp_path, jobs=2) == _found(tmp_path) == {("evaluation.py", 3, "GM501")}
@@ -195,7 +180,7 @@ def test_files_named_one_by_one_are_judged_by_the_rest_of_the_project(
 ) -> None:
     """A pre-commit hook passes the changed files alone: their callers are looked for in the rest of the folder it
     runs in, so the hook says what ``gradmode-lint .`` says."""
-    _write(tmp_path, {"evaluation.py": VALIDATE.format(mark=""), "train.py": CALLERS["under no_grad"][0]})
+    write_tree(tmp_path, {"evaluation.py": VALIDATE.format(mark=""), "train.py": CALLERS["under no_grad"][0]})
     monkeypatch.chdir(tmp_path)
     assert main(["evaluation.py"]) == 0
     (tmp_path / "report.py").write_text(CALLERS["with gradients on"][0])
@@ -243,7 +228,7 @@ def test_a_step_called_by_hand_is_judged_by_its_definitions(tmp_path: Path, step
     body, mark = STEPS[step]
     model = "import torch\nimport lightning as L\n\n\nclass Net(L.LightningModule):\n    " + body
     script = SCRIPT if mark else SCRIPT.replace("  # expect: GM501", "")
-    _write(tmp_path, {"model.py": model, "predict.py": script})
+    write_tree(tmp_path, {"model.py": model, "predict.py": script})
     assert _found(tmp_path) == expected_findings(tmp_path)
 
 
@@ -252,7 +237,7 @@ def test_one_step_of_that_name_with_gradients_on_keeps_the_finding(tmp_path: Pat
     gradless = "    @torch.no_grad()\n    def test_step(self, batch, i):\n        return self(batch)\n"
     plain = "    def test_step(self, batch, i):\n        return self(batch)\n"
     header = "import torch\nimport lightning as L\n\n\nclass {name}(L.LightningModule):\n"
-    _write(
+    write_tree(
         tmp_path,
         {
             "model.py": header.format(name="Net") + gradless,
@@ -325,7 +310,7 @@ def test_a_forward_called_with_keywords_is_judged_by_the_forwards_that_accept_th
     acting), reported where one runs a submodule with gradients on, directly or through a method of its class,
     and where no ``forward`` accepts them."""
     body, mark = POLICIES[policy]
-    _write(tmp_path, {"policy.py": POLICY + body, "evaluation.py": EVALUATE_POLICY.format(mark=mark)})
+    write_tree(tmp_path, {"policy.py": POLICY + body, "evaluation.py": EVALUATE_POLICY.format(mark=mark)})
     assert _found(tmp_path) == expected_findings(tmp_path)
 
 
@@ -333,7 +318,7 @@ def test_one_forward_accepting_the_keywords_with_gradients_on_keeps_the_finding(
     gradless = "    def forward(self, obs, deterministic=False):\n        with torch.no_grad():\n"
     gradless += "            return self.head(obs), None\n"
     plain = "    def forward(self, obs, **kwargs):\n        return self.head(obs), None\n"
-    _write(
+    write_tree(
         tmp_path,
         {
             "policy.py": POLICY + gradless,
@@ -361,7 +346,7 @@ class Evaluator:
 @pytest.mark.parametrize("policy", ["acts under its own no_grad", "runs its value head with gradients on"])
 def test_a_policy_held_by_a_class_is_judged_the_same_way(tmp_path: Path, policy: str) -> None:
     body, mark = POLICIES[policy]
-    _write(tmp_path, {"policy.py": POLICY + body, "evaluation.py": EVALUATOR.format(mark=mark)})
+    write_tree(tmp_path, {"policy.py": POLICY + body, "evaluation.py": EVALUATOR.format(mark=mark)})
     assert _found(tmp_path) == expected_findings(tmp_path)
 
 
@@ -411,7 +396,7 @@ def test_a_step_of_a_class_that_is_no_lightning_module_is_an_evaluation_function
     another package may be one."""
     imports, name, mark = BASES[base]
     flow = FLOW.format(imports=imports, base=name, mark=mark).replace("class NodeClassification():", "class Flow:")
-    _write(tmp_path, {"base.py": BASE, "flow.py": flow})
+    write_tree(tmp_path, {"base.py": BASE, "flow.py": flow})
     assert _found(tmp_path) == expected_findings(tmp_path)
 
 
@@ -419,7 +404,7 @@ def test_a_plain_class_step_run_by_its_loop_under_no_grad_stays_silent(tmp_path:
     flow = FLOW.format(imports="", base="", mark="").replace("class NodeClassification():", "class Flow:")
     flow += "\n    def fit(self):\n        self.train_step()\n"
     flow += "        with torch.no_grad():\n            self.test_step()\n"
-    _write(tmp_path, {"flow.py": "import torch\n" + flow})
+    write_tree(tmp_path, {"flow.py": "import torch\n" + flow})
     assert _found(tmp_path) == set()
 
 
@@ -552,7 +537,7 @@ def test_gradients_turned_off_for_the_process_silence_the_forwards_after_it(tmp_
     imported, a function of it, another class) or where the module or file turns gradients back on. The module
     imported is the file beside the importer (a relative import, a package's ``__init__.py``), else the one file of
     the project at that path: an import two of its modules could be decides nothing."""
-    _write(tmp_path, PROCESS_WIDE[case])
+    write_tree(tmp_path, PROCESS_WIDE[case])
     assert _found(tmp_path) == expected_findings(tmp_path)
 
 
@@ -633,7 +618,7 @@ def test_an_attention_rate_every_construction_leaves_at_0_drops_nothing(tmp_path
     building function that defaults to 0): no dropout ever. Reported where a construction passes a rate (here or
     in another file), unpacks its arguments, where the class is referred to without being built, subclassed, never
     built in its own file, or where the default is a rate."""
-    _write(tmp_path, RATES[case])
+    write_tree(tmp_path, RATES[case])
     assert _found(tmp_path, code="GM104") == expected_findings(tmp_path)
 
 
@@ -712,7 +697,7 @@ def test_a_frozen_model_handed_in_through_parameters_records_no_graph(tmp_path: 
     no graph is recorded. Reported where one construction asks for trainable parameters, where another non-test file
     of the project calls the function (its model is unknown), where the function is passed around, a call unpacks its
     arguments, or a call passes something other than a name built frozen."""
-    _write(tmp_path, FROZEN_HANDED[case])
+    write_tree(tmp_path, FROZEN_HANDED[case])
     assert _found(tmp_path) == expected_findings(tmp_path)
 
 
@@ -738,7 +723,7 @@ UPDATE_CALLERS = {
 def test_an_update_is_judged_by_its_callers_in_other_files(tmp_path: Path, caller: str) -> None:
     """robomimic's ``soft_update(source, target, tau)``: every caller runs it under ``no_grad``, in other files."""
     text, mark = UPDATE_CALLERS[caller]
-    _write(tmp_path, {"utils.py": SOFT_UPDATE.format(mark=mark), "algo.py": text})
+    write_tree(tmp_path, {"utils.py": SOFT_UPDATE.format(mark=mark), "algo.py": text})
     assert _found(tmp_path, code="GM701") == expected_findings(tmp_path)
 
 
@@ -794,7 +779,7 @@ def test_a_method_its_file_runs_under_no_grad_is_reported_where_an_importer_runs
     calls it once more after training with gradients on. Only a file that imports its module counts, and only a
     call, not a reference."""
     script, decorator, mark = AFTER_TRAINING[case]
-    _write(tmp_path, {"GAN.py": GAN.format(decorator=decorator, mark=mark), "main.py": script})
+    write_tree(tmp_path, {"GAN.py": GAN.format(decorator=decorator, mark=mark), "main.py": script})
     assert _found(tmp_path) == expected_findings(tmp_path)
 
 
@@ -809,7 +794,7 @@ def test_a_method_run_with_gradients_only_by_an_importer_is_reported_once(tmp_pa
         )
         .replace("def visualize_results(self, epoch):", "def visualize_results(self, epoch, fix=True):")
     )
-    _write(
+    write_tree(
         tmp_path,
         {"GAN.py": gan, "main.py": AFTER_TRAINING["called again with gradients on by a script importing it"][0]},
     )
@@ -819,7 +804,7 @@ def test_a_method_run_with_gradients_only_by_an_importer_is_reported_once(tmp_pa
 def test_an_importer_is_recognised_by_the_module_it_imports_from_a_package(tmp_path: Path) -> None:
     """``from pkg import GAN as module``: the script imports the module itself, by the package's name."""
     script = "from pkg import GAN as module\n\ngan = module.GAN()\ngan.visualize_results(10)\n"
-    _write(tmp_path, {"pkg/__init__.py": "", "pkg/GAN.py": GAN.format(decorator="", mark=BUG), "main.py": script})
+    write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/GAN.py": GAN.format(decorator="", mark=BUG), "main.py": script})
     assert _found(tmp_path) == expected_findings(tmp_path) != set()
 
 
@@ -841,7 +826,7 @@ def test_an_epoch_function_evaluated_without_grad_by_its_file_is_judged_by_its_i
         "epochs.py": EPOCH_BY_FLAG.format(mark=BUG) + fit,
         "main.py": f"from epochs import run_epoch\n\ndef test(model, loader):\n    return {call}\n",
     }
-    _write(tmp_path, files)
+    write_tree(tmp_path, files)
     assert _found(tmp_path) == expected_findings(tmp_path) != set()
     (tmp_path / "main.py").unlink()
     assert _found(tmp_path) == set()
@@ -892,7 +877,7 @@ def test_a_forward_method_of_a_class_imported_from_the_run_is_a_forward(tmp_path
         run = "with torch.no_grad():\n                " + run
     model = RIFE_MODEL.format(decorator=decorator, body=run).replace("inference", method)
     script = BENCHMARK.format(module=module, alias="Model", method=method, mark=mark)
-    _write(tmp_path, {"model/__init__.py": "", "model/RIFE.py": model, "benchmark.py": script})
+    write_tree(tmp_path, {"model/__init__.py": "", "model/RIFE.py": model, "benchmark.py": script})
     assert _found(tmp_path) == expected_findings(tmp_path)
 
 
@@ -902,7 +887,7 @@ def test_a_name_built_from_two_classes_is_not_followed(tmp_path: Path) -> None:
     script = BENCHMARK.format(module="model.RIFE", alias="Model", method="inference", mark="").replace(
         "model = Model()", "if fast:\n    model = Model()\nelse:\n    model = Other()"
     )
-    _write(tmp_path, {"model/__init__.py": "", "model/RIFE.py": model, "benchmark.py": script})
+    write_tree(tmp_path, {"model/__init__.py": "", "model/RIFE.py": model, "benchmark.py": script})
     assert _found(tmp_path) == set()
     script = BENCHMARK.format(module="model.RIFE", alias="Interpolator", method="inference", mark=BUG)
     (tmp_path / "benchmark.py").write_text(script)
@@ -934,5 +919,5 @@ class Runner:
 def test_a_global_built_from_an_imported_class_is_followed_into_functions(tmp_path: Path) -> None:
     """The script's function runs the global module; an attribute holding one (``self.model``) is not followed."""
     model = RIFE_MODEL.format(decorator="", body="return self.flownet(torch.cat((img0, img1), 1))")
-    _write(tmp_path, {"model/__init__.py": "", "model/RIFE.py": model, "run.py": SCRIPT_FUNCTION.format(mark=BUG)})
+    write_tree(tmp_path, {"model/__init__.py": "", "model/RIFE.py": model, "run.py": SCRIPT_FUNCTION.format(mark=BUG)})
     assert _found(tmp_path) == expected_findings(tmp_path) != set()

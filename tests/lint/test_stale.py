@@ -5,15 +5,12 @@ parse); every look-alike that may import is still reported."""
 from __future__ import annotations
 
 import os
-import textwrap
 from pathlib import Path
 
 import pytest
 
-from gradmode_plugin.lint.files import python_files
-from gradmode_plugin.lint.rules import select_codes
-from gradmode_plugin.lint.runner import LintResult, lint_files
-from tests.helpers.lint import run_lint
+from gradmode_plugin.lint.runner import LintResult
+from tests.helpers.lint import lint_from, run_lint, write_tree
 
 #: An evaluation that records a graph (GM501 at line 5 after the import lines).
 SCRIPT = """\
@@ -48,16 +45,8 @@ PROJECT = {
 
 
 def _lint(root: Path, files: dict[str, str]) -> LintResult:
-    for name, text in {**PROJECT, **files}.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-    previous = os.getcwd()
-    os.chdir(root)  # as a user runs it: from the project's root
-    try:
-        return lint_files(python_files(["."]), select_codes())
-    finally:
-        os.chdir(previous)
+    write_tree(root, {**PROJECT, **files})
+    return lint_from(root)
 
 
 LEFT_OUT = {
@@ -139,11 +128,6 @@ def test_the_command_line_names_the_file_and_the_import_and_passes(tmp_path: Pat
 def test_several_processes_leave_out_the_same_files(tmp_path: Path) -> None:
     files = {f"scripts/old{i}.py": SCRIPT.format(imports="from data.loader import Loader") for i in range(120)}
     alone = _lint(tmp_path, files)
-    previous = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        together = lint_files(python_files(["."]), select_codes(), jobs=2)
-    finally:
-        os.chdir(previous)
+    together = lint_from(tmp_path, jobs=2)
     assert len(alone.stale) == 120
     assert together.stale == alone.stale and together.findings == alone.findings
