@@ -342,7 +342,8 @@ class ModeRules(Walk):
             cls is not None
             and isinstance(scope.node, FUNCTIONS)
             and cls.methods.get(scope.name) is scope.node
-            and (scope.name == "forward" or (scope.name == "__call__" and cls.name in self.module_classes))
+            and scope.name in ("forward", "__call__")
+            and cls.name in self.module_classes
         )
 
     def _held_in_eval(self, scope: Scope) -> dict[str, int]:
@@ -455,12 +456,14 @@ class ModeRules(Walk):
         return definition is not None and self._caller_decides(definition, 0)
 
     def _caller_decides(self, definition: Def, depth: int) -> bool:
-        """Whether whoever calls a function chooses the mode its forwards run in: a module's ``forward``/
-        ``__call__`` (judged where the module is called), or a function (not an evaluation step) whose every call in
-        its file is returned by such a function (a descriptor's ``forward`` returning ``get_descriptors(...)``). A
-        function nothing in its file calls is judged where it is: an inference API (``synthesize``) and a
-        differentiable library function look alike."""
-        if definition.cls is not None and definition.name in ("forward", "__call__"):
+        """Whether whoever calls a function chooses the mode its forwards run in: a module's ``forward`` or a
+        class's ``__call__`` (judged where it is called; a ``forward`` of a class on no base is not a module's), or
+        a function (not an evaluation step) whose every call in its file is returned by such a function (a
+        descriptor's ``forward`` returning ``get_descriptors(...)``). A function nothing in its file calls is judged
+        where it is: an inference API (``synthesize``) and a differentiable library function look alike."""
+        if definition.cls is not None and (
+            definition.name == "__call__" or (definition.name == "forward" and definition.cls in self.module_classes)
+        ):
             return True
         name = definition.name
         if depth > 3 or is_lightning_evaluation(name) or matches(name, self.eval_functions):

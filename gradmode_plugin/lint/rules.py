@@ -255,8 +255,8 @@ RULES: Final[tuple[Rule, ...]] = (
                 ),
                 "detached": (
                     "`{call}(...)` after `{module}.eval()` (line {line}) runs with gradients on, and its output is "
-                    "detached at once: the graph is recorded for nothing at every step; use `with torch.no_grad():` "
-                    "around it (a frozen module needs no graph)"
+                    "used only through `.detach()`: the graph is recorded for nothing at every step; use "
+                    "`with torch.no_grad():` around it (a frozen module needs no graph)"
                 ),
                 "passed": (
                     "`{call}({module}, ...)` after `{module}.eval()` (line {line}) runs `{forward}(...)` in "

@@ -388,14 +388,15 @@ def dotted(node: ast.expr) -> str | None:
 
 def module_classes(tree: ast.Module) -> frozenset[str]:
     """The classes a file defines that are torch modules, as far as it shows: on a base named ``*Module``
-    (``nn.Module``, ``LightningModule``), on such a class of the file, or with a ``forward`` of their own (torch's
-    protocol for a module; their base may come from another file)."""
+    (``nn.Module``, ``LightningModule``), on such a class of the file, or with a base and a ``forward`` of their own
+    (torch's protocol for a module; their base may come from another file). A class on no base is no module,
+    whatever its methods are called (a course's ``class Img2Num:`` whose ``forward(img)`` predicts)."""
     classes = [node for node in subnodes(tree) if isinstance(node, ast.ClassDef)]
     found = {
         node.name
         for node in classes
         if any((dotted(base) or "").endswith("Module") for base in node.bases)
-        or any(isinstance(stmt, FUNCTIONS) and stmt.name == "forward" for stmt in node.body)
+        or (_has_base(node) and any(isinstance(stmt, FUNCTIONS) and stmt.name == "forward" for stmt in node.body))
     }
     grown = True
     while grown:
@@ -405,6 +406,11 @@ def module_classes(tree: ast.Module) -> frozenset[str]:
                 found.add(node.name)
                 grown = True
     return frozenset(found)
+
+
+def _has_base(node: ast.ClassDef) -> bool:
+    """Whether a class names a base other than ``object`` (a metaclass keyword alone is none)."""
+    return any(dotted(base) != "object" for base in node.bases)
 
 
 def mentions_training(node: ast.expr) -> bool:
@@ -464,8 +470,9 @@ def is_false(node: ast.expr | None) -> bool:
 def detached_outputs(function: ast.AST) -> frozenset[int]:
     """The calls (by ``id``) all of whose output a function only ``.detach()``es (a frozen feature extractor whose
     graph is dropped at once): ``model(x).detach()``, or ``_, aux = model(x)`` and then only
-    ``aux["penultimate"].detach()``. An output read any other way, stored elsewhere, or not read at all, is not.
-    One walk of the function, whatever the number of calls asked about.
+    ``aux["penultimate"].detach()``, or only passes to a call whose output is so (a target actor's ``a = actor_(s)``
+    read only by ``q = critic_(s, a)`` and ``q.detach()``). An output read any other way, stored elsewhere, or not
+    read at all, is not. One walk of the function, whatever the number of calls asked about.
 
     >>> def detached(source):
     ...     module = ast.parse(source)
@@ -476,12 +483,16 @@ def detached_outputs(function: ast.AST) -> frozenset[int]:
     (False, False)
     >>> detached("features = net(x)")
     False
+    >>> fed = "a = actor(s)\\nq = critic(s, a)\\n"
+    >>> detached(fed + "y = q.detach()"), detached(fed + "q.sum()")
+    (True, False)
     """
     bound: dict[int, set[str]] = {}  # a call assigned to names only -> those names
     stored: set[int] = set()  # a call assigned (also) to something else: read elsewhere
     found: set[int] = set()  # calls detached where they are made
     detached: set[int] = set()  # name reads whose value is detached
     reads: dict[str, list[int]] = {}
+    argument_of: dict[int, int] = {}  # a name read as a call's argument -> that call
     for sub in subnodes(function):
         if isinstance(sub, ast.Assign) and isinstance(sub.value, ast.Call):
             for target in sub.targets:
@@ -498,10 +509,23 @@ def detached_outputs(function: ast.AST) -> frozenset[int]:
             (found if isinstance(base, ast.Call) else detached).add(id(base))
         elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
             reads.setdefault(sub.id, []).append(id(sub))
-    for call, names in bound.items():
-        used = [read for name in names for read in reads.get(name, ())]
-        if call not in stored and used and all(read in detached for read in used):
-            found.add(call)
+        if isinstance(sub, ast.Call):
+            for arg in (*sub.args, *(keyword.value for keyword in sub.keywords)):
+                if isinstance(arg, ast.Name):
+                    argument_of[id(arg)] = id(sub)
+    grown = True
+    while grown:  # an output read only as an argument of a call found so far: one more round
+        grown = False
+        for call, names in bound.items():
+            used = [read for name in names for read in reads.get(name, ())]
+            if (
+                call not in found
+                and call not in stored
+                and used
+                and all(read in detached or argument_of.get(read) in found for read in used)
+            ):
+                found.add(call)
+                grown = True
     return frozenset(found)
 
 

@@ -748,6 +748,37 @@ BUGS: dict[str, str] = {
                 loss.backward()
                 optimizer.step()
         """,
+    # a DDPG step: the target actor in eval() feeds only the target critic, whose output is detached
+    "target_actor.py": """
+        import torch
+
+
+        def update(actor, critic, actor_, critic_, batch, optimizer):
+            actor_.eval()
+            critic_.eval()
+            s, a, r, s_next = batch
+            a_next = actor_(s_next)  # expect: GM501
+            q_next = critic_(s_next, a_next)  # expect: GM501
+            y = r + 0.99 * q_next.detach()
+            loss = torch.nn.functional.mse_loss(critic(s, a), y)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        """,
+    # a course's predictor on no base: its `forward(img)` is no module's forward, run in whatever mode its caller has
+    "plain_class_forward.py": """
+        import torch
+
+
+        class Img2Num:
+            def __init__(self, model):
+                self.model = model
+
+            def forward(self, img):
+                self.model.eval()
+                output = self.model(img.unsqueeze(0))  # expect: GM501
+                return torch.argmax(output, 1)
+        """,
     "epoch_by_flag_uncalled.py": EPOCH_BY_FLAG.format(mark="  # expect: GM501"),
     "epoch_by_flag_overridden.py": EPOCH_BY_FLAG.format(mark="  # expect: GM501").replace(
         "            if train:\n                model.train()",
@@ -828,6 +859,32 @@ CORRECT: dict[str, str] = {
                 loss = torch.nn.functional.cross_entropy(model(x_adv), y)
                 loss.backward()
                 optimizer.step()
+        """,
+    # the actor's own step: the critic's output is differentiated into the actor, so the graph is wanted
+    "target_actor_ok.py": """
+        import torch
+
+
+        def update_actor(actor, critic, s, optimizer):
+            critic.eval()
+            a = actor(s)
+            q = critic(s, a)
+            loss = -q.mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            return loss.item()
+        """,
+    # a module (a base, a `forward`) that keeps a submodule in eval() runs in its caller's mode, whatever the base
+    "module_forward_ok.py": """
+        from some_library import Block
+
+
+        class Wrapper(Block):
+            def forward(self, img):
+                self.backbone.eval()
+                output = self.backbone(img.unsqueeze(0))
+                return output.argmax(1)
         """,
     "epoch_flag_forms_ok.py": """
         import torch
@@ -1937,5 +1994,6 @@ def test_messages_say_where_the_mode_was_set(bugs: tuple[Path, LintRun]) -> None
     )
     probe = [line for name, line in lines.items() if name.startswith("linear_probe.py:")]
     assert len(probe) == 2
-    assert all("its output is detached at once: the graph is recorded for nothing" in line for line in probe)
+    detached = "its output is used only through `.detach()`: the graph is recorded for nothing"
+    assert all(detached in line for line in probe)
     assert "detached" not in lines["branches.py:14:19:"]
