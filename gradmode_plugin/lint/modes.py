@@ -342,8 +342,10 @@ class ModeRules(Walk):
             cls is not None
             and isinstance(scope.node, FUNCTIONS)
             and cls.methods.get(scope.name) is scope.node
-            and scope.name in ("forward", "__call__")
-            and cls.name in self.module_classes
+            and (
+                (scope.name == "forward" and cls.based)
+                or (scope.name == "__call__" and cls.name in self.module_classes)
+            )
         )
 
     def _held_in_eval(self, scope: Scope) -> dict[str, int]:

@@ -126,6 +126,7 @@ class ClassScope:
     __slots__ = (
         "_init_values",
         "autograd",
+        "based",
         "derived",
         "frozen",
         "init_training",
@@ -142,6 +143,8 @@ class ClassScope:
         }
         #: a custom ``torch.autograd.Function``: its ``backward`` runs in a backward pass, never in evaluation
         self.autograd = any((dotted(base) or "").endswith("Function") for base in node.bases)
+        #: whether it names a base: a class on none is no module, whatever its methods are called
+        self.based = _has_base(node)
         #: ``self.x`` attributes whose parameters are made not to require grad somewhere in the class, or that hold
         #: a module without parameters
         self.frozen: set[str] = set()
