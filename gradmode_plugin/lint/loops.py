@@ -70,6 +70,9 @@ _MODE_FREE_LAYERS: Final = frozenset(
         "PixelShuffle", "ZeroPad2d", "ConstantPad2d",
         # PyTorch Geometric's graph convolutions that hold no dropout (GATConv, GINConv's MLP and others may)
         "GCNConv", "ChebConv", "SAGEConv", "GraphConv",
+        # losses (a model that builds its loss in `forward`)
+        "CrossEntropyLoss", "NLLLoss", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "BCELoss",
+        "BCEWithLogitsLoss", "KLDivLoss", "CTCLoss",
     }
 )  # fmt: skip
 _MODE_WORDS: Final = re.compile(r"[Dd]ropout|BatchNorm|batch_norm|InstanceNorm|\.training\b|RNN|LSTM|GRU|Drop")
@@ -223,7 +226,7 @@ class _LoopAnalysis:
         if node is None or cls in seen:
             return False
         seen.add(cls)
-        if _MODE_WORDS.search(ast.unparse(node)):
+        if _MODE_WORDS.search(ast.unparse(node)) or _runs_what_it_is_given(node):
             return False
         for sub in subnodes(node):
             if isinstance(sub, ast.Call):
@@ -535,3 +538,27 @@ def _calls_under_no_grad(node: ast.AST, grad_off: Callable[[ast.expr], bool], de
             yield from visit(child, inner)
 
     yield from visit(node, decorated)
+
+
+def _runs_what_it_is_given(node: ast.ClassDef) -> bool:
+    """Whether a class stores an argument of its ``__init__`` on ``self`` and calls it (``self.encoder = encoder``,
+    then ``self.encoder(x)``): a module handed in, whose layers the class does not show."""
+    init = next((stmt for stmt in node.body if isinstance(stmt, FUNCTIONS) and stmt.name == "__init__"), None)
+    if init is None:
+        return False
+    arguments = {arg.arg for arg in (*init.args.posonlyargs, *init.args.args[1:], *init.args.kwonlyargs)}
+    stored = {
+        target.attr
+        for stmt in ast.walk(init)
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Name) and stmt.value.id in arguments
+        for target in stmt.targets
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"
+    }
+    return any(
+        isinstance(sub, ast.Call)
+        and isinstance(sub.func, ast.Attribute)
+        and isinstance(sub.func.value, ast.Name)
+        and sub.func.value.id == "self"
+        and sub.func.attr in stored
+        for sub in ast.walk(node)
+    )

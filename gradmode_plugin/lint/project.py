@@ -69,6 +69,8 @@ class Project:
         self._normalised: dict[str, str] | None = None
         #: (imported files, class, method) -> whether that method runs something of `self` with gradients on
         self._imported_methods: dict[tuple[tuple[str, ...], str, str], bool] = {}
+        #: (imported files, class) -> the class ``from module import cls`` binds (``imported_class``)
+        self._imported_classes: dict[tuple[tuple[str, ...], str], ast.ClassDef | None] = {}
         self._stale: StaleImports | None = None
 
     @property
@@ -203,6 +205,26 @@ class Project:
         if key not in self._imported_methods:
             self._imported_methods[key] = self._method_runs_with_grad(key[0], cls, method)
         return self._imported_methods[key]
+
+    def imported_class(self, importer: str, node: ast.ImportFrom, cls: str) -> ast.ClassDef | None:
+        """The class ``cls`` that ``from module import cls`` brings into ``importer`` from a file of the project (its
+        last class of that name at that file's top level), or None where the import names no file of the project, or
+        several that define it. A script's ``from LeNet5 import LeNet5`` beside it, where other folders of the
+        project define their own ``LeNet5``."""
+        key = (tuple(self._imported_files(importer, node)), cls)
+        if key not in self._imported_classes:
+            found: list[ast.ClassDef] = []
+            for path in key[0]:
+                try:
+                    with open(path, "rb") as file:
+                        tree = ast.parse(file.read(), filename=path)
+                except (OSError, SyntaxError, ValueError, RecursionError):
+                    continue
+                classes = [stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef) and stmt.name == cls]
+                if classes:
+                    found.append(classes[-1])  # the last definition is the one the name is bound to
+            self._imported_classes[key] = found[0] if len(found) == 1 else None
+        return self._imported_classes[key]
 
     @staticmethod
     def _method_runs_with_grad(paths: tuple[str, ...], cls: str, method: str) -> bool:

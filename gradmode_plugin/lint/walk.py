@@ -144,7 +144,7 @@ class ClassScope:
         #: a custom ``torch.autograd.Function``: its ``backward`` runs in a backward pass, never in evaluation
         self.autograd = any((dotted(base) or "").endswith("Function") for base in node.bases)
         #: whether it names a base: a class on none is no module, whatever its methods are called
-        self.based = _has_base(node)
+        self.based = has_base(node)
         #: ``self.x`` attributes whose parameters are made not to require grad somewhere in the class, or that hold
         #: a module without parameters
         self.frozen: set[str] = set()
@@ -399,7 +399,7 @@ def module_classes(tree: ast.Module) -> frozenset[str]:
         node.name
         for node in classes
         if any((dotted(base) or "").endswith("Module") for base in node.bases)
-        or (_has_base(node) and any(isinstance(stmt, FUNCTIONS) and stmt.name == "forward" for stmt in node.body))
+        or (has_base(node) and any(isinstance(stmt, FUNCTIONS) and stmt.name == "forward" for stmt in node.body))
     }
     grown = True
     while grown:
@@ -411,7 +411,7 @@ def module_classes(tree: ast.Module) -> frozenset[str]:
     return frozenset(found)
 
 
-def _has_base(node: ast.ClassDef) -> bool:
+def has_base(node: ast.ClassDef) -> bool:
     """Whether a class names a base other than ``object`` (a metaclass keyword alone is none)."""
     return any(dotted(base) != "object" for base in node.bases)
 
@@ -820,14 +820,25 @@ class Walk(abc.ABC):
         return True
 
     def class_named(self, name: str) -> ast.ClassDef | None:
-        """The class of this name defined at the top level of this file, else the one of the run's files (None
-        where there is none, or several)."""
-        cls = next(
-            (node for node in self.full_tree().body if isinstance(node, ast.ClassDef) and node.name == name), None
-        )
+        """The class of this name defined at the top level of this file, else the one of the run's files, else,
+        where the run's files define several, the one this file imports by name from a file of the run (None where
+        none of these decides)."""
+        body = self.full_tree().body
+        cls = next((node for node in body if isinstance(node, ast.ClassDef) and node.name == name), None)
         if cls is None and self.project is not None:
             cls = self.project.class_named(name)
+            if cls is None:
+                cls = self._imported_class(body, name)
         return cls
+
+    def _imported_class(self, body: list[ast.stmt], name: str) -> ast.ClassDef | None:
+        assert self.project is not None
+        for node in body:
+            if isinstance(node, ast.ImportFrom) and node.module is not None:
+                for alias in node.names:
+                    if (alias.asname or alias.name) == name:
+                        return self.project.imported_class(self.path, node, alias.name)
+        return None
 
     # -- the walk ------------------------------------------------------------------------------------------------
 

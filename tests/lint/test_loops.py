@@ -4,12 +4,15 @@ and the correct code that looks like it silent."""
 
 from __future__ import annotations
 
+import os
 import re
 import textwrap
+from pathlib import Path
 
 import pytest
 
 from gradmode_plugin.lint.analysis import check_source
+from tests.helpers.lint import lint_from, write_tree
 
 #: A step loop that trains through the model's loss method and samples in `eval()` now and then.
 SAMPLING_TRAINER = """
@@ -202,6 +205,33 @@ BUGS: dict[str, str] = {
     # a step loop that trains through the model's own loss method and samples in eval() now and then, never putting
     # it back (a DDPM trainer)
     "trained_through_a_method": SAMPLING_TRAINER.format(mark="  # expect: GM503", restore=""),
+    # a model handed its encoder: its own layers and loss are mode-free, the encoder it runs may not be
+    "encoder_handed_in": """
+        import torch
+        from torch import nn
+
+
+        class Model(nn.Module):
+            def __init__(self, encoder, config):
+                super().__init__()
+                self.encoder = encoder
+                self.config = config
+                self.head = nn.Linear(8, 1)
+                self.loss = nn.BCEWithLogitsLoss()
+
+            def forward(self, x, y):
+                return self.loss(self.head(self.encoder(x)), y)
+
+
+        def evaluate(model, loader):
+            with torch.no_grad():
+                return [model(x, y).item() for x, y in loader]  # expect: GM502
+
+
+        def main(encoder, loader):
+            model = Model(encoder, {})
+            return evaluate(model, loader)
+        """,
 }
 
 CORRECT: dict[str, str] = {
@@ -295,6 +325,46 @@ CORRECT: dict[str, str] = {
         def main(x):
             model = Net()
             return predict(model, x)
+        """,
+    # a script's trainer object whose `train()` runs the loop, over a model with no mode-dependent layer (its loss
+    # built in `forward`)
+    "plain_trainer": """
+        import torch
+        from torch import nn
+
+
+        class LeNet(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Sequential(nn.Flatten(), nn.Linear(784, 10))
+
+            def forward(self, x, labels=None):
+                logits = self.fc(x)
+                if labels is not None:
+                    return nn.CrossEntropyLoss()(logits, labels), logits
+                return logits
+
+
+        class MyModel:
+            def __init__(self):
+                self.model = LeNet()
+
+            def train(self, loader, test_loader, optimizer):
+                for x, y in loader:
+                    loss, _ = self.model(x, y)
+                    loss.backward()
+                    optimizer.step()
+                print(self.evaluate(test_loader, self.model))
+
+            @staticmethod
+            def evaluate(loader, model):
+                with torch.no_grad():
+                    return sum((model(x).argmax(1) == y).sum().item() for x, y in loader)
+
+
+        if __name__ == "__main__":
+            model = MyModel()
+            model.train(None, None, None)
         """,
     # what nothing shows to be a training module: a transform, a loss, a model loaded by a library in eval()
     "not_a_module": """
@@ -544,3 +614,38 @@ def test_messages_name_the_module_and_the_evidence() -> None:
     assert any("`model.train()` at line" in m and "model.eval()" in m for m in messages), messages
     messages = [f.message for f in check_source(textwrap.dedent(BUGS["not_restored"]), "code.py")]
     assert any("leaves `model` in `eval()` (line 6)" in m and "model.train()" in m for m in messages), messages
+
+
+def test_a_class_defined_in_several_folders_is_the_one_the_file_imports(tmp_path: Path) -> None:
+    """Where several folders define a class of one name, a script's ``from lenet import LeNet`` beside it decides
+    which it builds: a mode-free one stays silent, one with dropout is reported."""
+    script = """
+        import torch
+        from lenet import LeNet
+
+
+        def evaluate(model, loader):
+            with torch.no_grad():
+                return [model(x) for x in loader]
+
+
+        def main(loader):
+            model = LeNet()
+            return evaluate(model, loader)
+        """
+    plain = """
+        from torch import nn
+
+
+        class LeNet(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 2)
+        """
+    dropout = plain.replace("nn.Linear(4, 2)", "nn.Sequential(nn.Linear(4, 2), nn.Dropout(0.5))")
+    write_tree(
+        tmp_path, {"ch1/lenet.py": plain, "ch1/train.py": script, "ch2/lenet.py": dropout, "ch2/train.py": script}
+    )
+    found = {(f.path.replace(os.sep, "/"), f.code) for f in lint_from(tmp_path).findings}
+    assert ("ch2/train.py", "GM502") in found
+    assert ("ch1/train.py", "GM502") not in found
