@@ -213,32 +213,14 @@ class Project:
         project define their own ``LeNet5``."""
         key = (tuple(self._imported_files(importer, node)), cls)
         if key not in self._imported_classes:
-            found: list[ast.ClassDef] = []
-            for path in key[0]:
-                try:
-                    with open(path, "rb") as file:
-                        tree = ast.parse(file.read(), filename=path)
-                except (OSError, SyntaxError, ValueError, RecursionError):
-                    continue
-                classes = [stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef) and stmt.name == cls]
-                if classes:
-                    found.append(classes[-1])  # the last definition is the one the name is bound to
+            found = [klass for _, klass in _bound_classes(key[0], cls)]
             self._imported_classes[key] = found[0] if len(found) == 1 else None
         return self._imported_classes[key]
 
     @staticmethod
     def _method_runs_with_grad(paths: tuple[str, ...], cls: str, method: str) -> bool:
-        for path in paths:
-            try:
-                with open(path, "rb") as file:
-                    tree = ast.parse(file.read(), filename=path)
-            except (OSError, SyntaxError, ValueError, RecursionError):
-                continue
-            classes = [stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef) and stmt.name == cls]
-            if not classes:
-                continue
-            # the last definition is the one the name is bound to
-            methods = {stmt.name: stmt for stmt in classes[-1].body if isinstance(stmt, _Function)}
+        for tree, klass in _bound_classes(paths, cls):
+            methods = {stmt.name: stmt for stmt in klass.body if isinstance(stmt, _Function)}
             found = methods.get(method)
             return found is not None and _runs_of_self(found, methods, _imports(tree), 0)[1]
         return False
@@ -316,6 +298,20 @@ class Project:
                 yield path, ast.parse(source, filename=path)
             except (SyntaxError, ValueError, RecursionError):
                 continue  # reported as GM999 where it is linted; what it holds is unknown
+
+
+def _bound_classes(paths: Iterable[str], cls: str) -> Iterator[tuple[ast.Module, ast.ClassDef]]:
+    """Each file of ``paths`` that parses and defines ``cls`` at its top level, with the class the name is bound to
+    there (its last definition)."""
+    for path in paths:
+        try:
+            with open(path, "rb") as file:
+                tree = ast.parse(file.read(), filename=path)
+        except (OSError, SyntaxError, ValueError, RecursionError):
+            continue
+        classes = [stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef) and stmt.name == cls]
+        if classes:
+            yield tree, classes[-1]
 
 
 def _imports(tree: ast.Module) -> ImportTable:
