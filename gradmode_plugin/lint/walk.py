@@ -516,17 +516,14 @@ def detached_outputs(function: ast.AST) -> frozenset[int]:
             for arg in (*sub.args, *(keyword.value for keyword in sub.keywords)):
                 if isinstance(arg, ast.Name):
                     argument_of[id(arg)] = id(sub)
+    # each call bound to names only, with every read of those names (read once, asked each round)
+    uses = {call: [read for name in names for read in reads.get(name, ())] for call, names in bound.items()}
+    pending = {call: used for call, used in uses.items() if call not in stored and used}
     grown = True
     while grown:  # an output read only as an argument of a call found so far: one more round
         grown = False
-        for call, names in bound.items():
-            used = [read for name in names for read in reads.get(name, ())]
-            if (
-                call not in found
-                and call not in stored
-                and used
-                and all(read in detached or argument_of.get(read) in found for read in used)
-            ):
+        for call, used in pending.items():
+            if call not in found and all(read in detached or argument_of.get(read) in found for read in used):
                 found.add(call)
                 grown = True
     return frozenset(found)
