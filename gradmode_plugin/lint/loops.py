@@ -226,7 +226,7 @@ class _LoopAnalysis:
         if node is None or cls in seen:
             return False
         seen.add(cls)
-        if _MODE_WORDS.search(ast.unparse(node)) or _runs_what_it_is_given(node):
+        if _MODE_WORDS.search(_layer_text(node)) or _runs_what_it_is_given(node):
             return False
         for sub in subnodes(node):
             if isinstance(sub, ast.Call):
@@ -538,6 +538,13 @@ def _calls_under_no_grad(node: ast.AST, grad_off: Callable[[ast.expr], bool], de
             yield from visit(child, inner)
 
     yield from visit(node, decorated)
+
+
+def _layer_text(node: ast.ClassDef) -> str:
+    """A class's bases and body as source, less its own name where the class names itself (``class RNN`` over
+    ``nn.Linear`` layers, ``super(RNN, self)``): a mode word in its name is not a layer."""
+    text = "\n".join(ast.unparse(part) for part in (*node.bases, *node.body))
+    return re.sub(rf"(?<![\w.]){re.escape(node.name)}\b", "", text)
 
 
 def _runs_what_it_is_given(node: ast.ClassDef) -> bool:

@@ -32,6 +32,38 @@ SAMPLING_TRAINER = """
 """
 
 BUGS: dict[str, str] = {
+    # a loop left in eval() over a character RNN whose own name is a mode word and which has a dropout layer
+    "rnn_named_with_dropout": """
+        import torch
+        from torch import nn
+
+
+        class RNN(nn.Module):
+            def __init__(self, size, hidden):
+                super(RNN, self).__init__()
+                self.i2h = nn.Linear(size + hidden, hidden)
+                self.i2o = nn.Linear(size + hidden, size)
+                self.drop = nn.Dropout(0.2)
+
+            def forward(self, x, h):
+                combined = torch.cat((x, h), 1)
+                return self.i2o(combined), self.i2h(combined)
+
+
+        def fit(loader, valid, epochs):
+            rnn = RNN(32, 128).to("cpu")
+            optimizer = torch.optim.Adam(rnn.parameters())
+            for epoch in range(epochs):
+                for x, h, y in loader:
+                    out, h = rnn(x, h)
+                    loss = nn.functional.cross_entropy(out, y)
+                    loss.backward()
+                    optimizer.step()
+                    optimizer.zero_grad()
+                with torch.no_grad():
+                    rnn.eval()  # expect: GM503
+                    valid_loss = sum(nn.functional.cross_entropy(rnn(x, h)[0], y) for x, h, y in valid)
+        """,
     # the model trained in one function and evaluated in another under no_grad, never put in eval()
     "trained_then_evaluated": """
         import torch
@@ -235,6 +267,37 @@ BUGS: dict[str, str] = {
 }
 
 CORRECT: dict[str, str] = {
+    # the same loop over a character RNN built of Linear layers only: its name is no layer, eval() changes nothing
+    "rnn_named_linear_only": """
+        import torch
+        from torch import nn
+
+
+        class RNN(nn.Module):
+            def __init__(self, size, hidden):
+                super(RNN, self).__init__()
+                self.i2h = nn.Linear(size + hidden, hidden)
+                self.i2o = nn.Linear(size + hidden, size)
+
+            def forward(self, x, h):
+                combined = torch.cat((x, h), 1)
+                return self.i2o(combined), self.i2h(combined)
+
+
+        def fit(loader, valid, epochs):
+            rnn = RNN(32, 128).to("cpu")
+            optimizer = torch.optim.Adam(rnn.parameters())
+            for epoch in range(epochs):
+                for x, h, y in loader:
+                    out, h = rnn(x, h)
+                    loss = nn.functional.cross_entropy(out, y)
+                    loss.backward()
+                    optimizer.step()
+                    optimizer.zero_grad()
+                with torch.no_grad():
+                    rnn.eval()
+                    valid_loss = sum(nn.functional.cross_entropy(rnn(x, h)[0], y) for x, h, y in valid)
+        """,
     # the same loop putting the model back after sampling; one whose loss comes from another object and whose
     # sampled module is an EMA copy (a method of it also runs, but nothing differentiates its result); one whose
     # loss method is the class's own (`self.p_losses`) and whose sampler is another module; a trainer whose own
