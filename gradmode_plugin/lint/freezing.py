@@ -30,7 +30,7 @@ from typing import Final
 
 from gradmode_plugin.lint.nodes import child_nodes
 
-__all__ = ["freezes_when_built", "frozen_arguments", "returns_frozen"]
+__all__ = ["freezes_when_built", "frozen_arguments", "returns_frozen", "returns_frozen_argument"]
 
 _UNKNOWN: Final = object()
 
@@ -115,6 +115,32 @@ def returns_frozen(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     values = _argument_values(function.args, ast.Call(func=ast.Name(id=function.name), args=[], keywords=[]), bound=0)
     frozen_at = _freezing_statement(function.body, values or {}, name)
     return frozen_at is not None and all(line <= frozen_at for line in _bindings(function).get(name, ()))
+
+
+def returns_frozen_argument(function: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, bound: int = 0) -> bool:
+    """Whether ``call`` hands ``function`` a module that it freezes and gives back: every ``return`` gives the one
+    parameter whose argument ``frozen_arguments`` finds frozen (``self.old_fc = self.freeze(deepcopy(self.fc))``
+    over ``def freeze(self, m): for p in m.parameters(): p.requires_grad = False; return m``).
+
+    Example:
+        >>> import ast
+        >>> helper = ast.parse(
+        ...     "def freeze(m):\\n"
+        ...     "    for p in m.parameters():\\n"
+        ...     "        p.requires_grad = False\\n"
+        ...     "    return m\\n").body[0]
+        >>> returns_frozen_argument(helper, ast.parse("freeze(copy.deepcopy(fc))").body[0].value)
+        True
+    """
+    frozen = frozen_arguments(function, call, bound)
+    if not frozen:
+        return False
+    positional = [arg.arg for arg in [*function.args.posonlyargs, *function.args.args]][bound:]
+    passed = dict(zip(positional, call.args, strict=False))
+    passed.update((kw.arg, kw.value) for kw in call.keywords if kw.arg is not None)
+    names = {name for name, argument in passed.items() if any(argument is done for done in frozen)}
+    returns = [node for node in _own_nodes(function) if isinstance(node, ast.Return)]
+    return bool(returns) and all(isinstance(node.value, ast.Name) and node.value.id in names for node in returns)
 
 
 def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]:

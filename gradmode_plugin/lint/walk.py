@@ -28,7 +28,12 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 
 from gradmode_plugin.lint import names
 from gradmode_plugin.lint.calls import FREE, OFF, ON, CallIndex, Def, is_static
-from gradmode_plugin.lint.freezing import freezes_when_built, frozen_arguments, returns_frozen
+from gradmode_plugin.lint.freezing import (
+    freezes_when_built,
+    frozen_arguments,
+    returns_frozen,
+    returns_frozen_argument,
+)
 from gradmode_plugin.lint.names import ImportTable
 from gradmode_plugin.lint.nodes import child_nodes, subnodes
 from gradmode_plugin.lint.rules import TEST_QUIET_CODES
@@ -1134,14 +1139,18 @@ class Walk(abc.ABC):
                 scope.leaf_tensors.add(key)
 
     def _made_frozen(self, value: ast.Call, scope: Scope) -> bool:
-        """``X(...).requires_grad_(False)`` (anywhere in a chain), ``copy.deepcopy(m)`` of a frozen ``m``, or a call
-        of a function of this file that returns the module it froze (``enet = create_enet().cuda()``)."""
+        """``X(...).requires_grad_(False)`` (anywhere in a chain), ``copy.deepcopy(m)`` of a frozen ``m``, a call
+        of a function of this file that returns the module it froze (``enet = create_enet().cuda()``), or one of
+        a function of this file or a method of the class that freezes the module it is handed and gives it back
+        (``self.old_fc = self.freeze(copy.deepcopy(self.fc))``)."""
         if _chain_has(value, "requires_grad_", lambda call: bool(call.args) and is_false(call.args[0])):
             return True
         node: ast.expr = value
         while isinstance(node, ast.Call):
             if (dotted(node.func) or "").endswith("deepcopy") and node.args:
                 return self._frozen(dotted(node.args[0]), scope)
+            if self._returns_what_it_froze(node, scope):
+                return True
             if not isinstance(node.func, ast.Attribute):
                 break
             node = node.func.value
@@ -1151,6 +1160,23 @@ class Walk(abc.ABC):
             and node.func.id in self._freezing_helpers
             and returns_frozen(self._freezing_helpers[node.func.id])
         )
+
+    def _returns_what_it_froze(self, call: ast.Call, scope: Scope) -> bool:
+        """``freeze(m)`` or ``self.freeze(m)`` where the file's function or the class's method of that name
+        freezes the module it is given and returns it (``returns_frozen_argument``)."""
+        func = call.func
+        if isinstance(func, ast.Name) and func.id in self._freezing_helpers:
+            return returns_frozen_argument(self._freezing_helpers[func.id], call)
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id == "self"
+            and scope.cls is not None
+            and (method := scope.cls.methods.get(func.attr)) is not None
+            and b"requires_grad" in self.source
+        ):
+            return returns_frozen_argument(method, call, bound=0 if is_static(method) else 1)
+        return False
 
     @functools.cached_property
     def _freezing_helpers(self) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:

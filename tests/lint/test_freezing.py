@@ -298,3 +298,56 @@ def test_a_module_frozen_by_a_method_of_its_class_records_no_graph(freeze: str, 
     the freezing undone, or a function the file or the class does not define freezes nothing the class reads."""
     source = METRIC.format(freeze=freeze)
     assert [f.line for f in check_source(source, "metric.py") if f.code == "GM501"] == lines
+
+
+DISTILLER = """\
+class LearningWithoutForgetting(Finetune):
+    def __init__(self, backbone, feat_dim, classes):
+        super().__init__(backbone, feat_dim, classes)
+        self.classifier = nn.Linear(feat_dim, classes)
+        self.old_fc = None
+
+    def freeze(self, module):
+        for param in module.parameters():
+            param.requires_grad = False
+        module.eval()
+        return module
+
+    def keep(self, module):
+        module.eval()
+        return module
+
+    def swap(self, module, other):
+        for param in module.parameters():
+            param.requires_grad = False
+        other.eval()
+        return other
+
+    def before_task(self):
+        self.old_fc = {made}
+
+    def observe(self, x, y):
+        logit = self.classifier(self.backbone(x))
+        loss_kd = self._kd_loss(logit, self.old_fc(self.backbone(x)))
+        return F.cross_entropy(logit, y) + loss_kd
+
+    def _kd_loss(self, pred, soft):
+        return -(F.log_softmax(pred, 1) * F.softmax(soft, 1)).sum(1).mean()
+"""
+
+
+@pytest.mark.parametrize(
+    ("made", "lines"),
+    [
+        ("self.freeze(copy.deepcopy(self.classifier))", []),
+        ("self.freeze(copy.deepcopy(self.classifier)).to(self.device)", []),
+        ("self.keep(copy.deepcopy(self.classifier))", [28]),
+        ("self.swap(self.backbone, copy.deepcopy(self.classifier))", [28]),
+    ],
+)
+def test_a_module_a_method_freezes_and_gives_back_records_no_graph(made: str, lines: list[int]) -> None:
+    """A continual learner's ``self.old_fc = self.freeze(copy.deepcopy(self.classifier))``: the old head, frozen
+    and in ``eval()``, records nothing; a method that only puts it in ``eval()``, or one that freezes another module
+    than the one it gives back, freezes nothing the class runs."""
+    source = DISTILLER.format(made=made)
+    assert [f.line for f in check_source(source, "lwf.py") if f.code == "GM501"] == lines
