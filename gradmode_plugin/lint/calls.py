@@ -330,12 +330,15 @@ def _chain_base(node: ast.expr) -> str | None:
 
 
 def constructions(
-    tree: ast.Module, name: str
+    tree: ast.Module, name: str, own_file: bool = False
 ) -> list[tuple[ast.Call, ast.FunctionDef | ast.AsyncFunctionDef | None]] | None:
     """Every call of a class by its name in a module (``Block(dim)``, ``layers.Block(dim)``), each with the
     function it is made in (None at the top level); None where the name is also used otherwise than called,
     subclassed or named in ``super(Block, self)`` (``block = Block`` then ``block(dim, p=0.1)``: what builds it is
-    unknown)."""
+    unknown). A name read from a module the file imports is another class than the project's: one of torch
+    (``nn.MultiheadAttention``), and in the class's own file (``own_file``) one of any imported module
+    (``mdl.MultiheadAttention`` beside a ``class MultiheadAttention``)."""
+    foreign = _module_aliases(tree, everything=own_file)
     enclosing: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] = {}
     for function in ast.walk(tree):  # outer functions come first: a nested one's calls are claimed last
         if isinstance(function, _FUNCTIONS):
@@ -347,7 +350,9 @@ def constructions(
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             func = node.func
-            if (isinstance(func, ast.Name) and func.id == name) or (
+            if isinstance(func, ast.Attribute) and func.attr == name and _read_from(func.value, foreign):
+                called.add(id(func))
+            elif (isinstance(func, ast.Name) and func.id == name) or (
                 isinstance(func, ast.Attribute) and func.attr == name
             ):
                 called.add(id(func))
@@ -359,7 +364,36 @@ def constructions(
     for node in ast.walk(tree):
         if (
             (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load))
-            or (isinstance(node, ast.Attribute) and node.attr == name)
+            or (isinstance(node, ast.Attribute) and node.attr == name and not _read_from(node.value, foreign))
         ) and id(node) not in called:
             return None
     return found
+
+
+def _module_aliases(tree: ast.Module, everything: bool) -> frozenset[str]:
+    """The names the module's top-level imports (also under a ``try``/``if``) bind to modules: those of torch
+    (``nn``, ``torch``), or, with ``everything``, those of any import (a module's name read from it is not a class
+    the module defines)."""
+    found: set[str] = set()
+    stack: list[ast.stmt] = list(tree.body)
+    while stack:  # also those under a module-level `try`/`if` (an optional dependency)
+        node = stack.pop()
+        if isinstance(node, (ast.If, ast.Try)):
+            stack += [*node.body, *node.orelse, *getattr(node, "finalbody", ())]
+            stack += [stmt for handler in getattr(node, "handlers", ()) for stmt in handler.body]
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if everything or alias.name == "torch" or alias.name.startswith("torch."):
+                    found.add(alias.asname or alias.name.partition(".")[0])
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if everything or (node.level == 0 and (module == "torch" or module.startswith("torch."))):
+                found.update(alias.asname or alias.name for alias in node.names if alias.name != "*")
+    return frozenset(found)
+
+
+def _read_from(value: ast.expr, aliases: frozenset[str]) -> bool:
+    """Whether ``value`` (``nn``, ``torch.nn``) starts at one of these names."""
+    while isinstance(value, ast.Attribute):
+        value = value.value
+    return isinstance(value, ast.Name) and value.id in aliases

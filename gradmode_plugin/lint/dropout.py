@@ -196,7 +196,7 @@ class DropoutRules(Walk):
             init is None
             or not isinstance(held, ast.Name)
             or held.id not in parameters(init)
-            or not _zero_default(init, held.id)
+            or not (_zero_default(init, held.id) or _required(init, held.id))
             or any(
                 isinstance(n, ast.Name) and n.id == held.id and not isinstance(n.ctx, ast.Load) for n in ast.walk(init)
             )
@@ -208,7 +208,7 @@ class DropoutRules(Walk):
             for node in tree.body
         ):
             return False
-        sites = constructions(tree, cls.name)
+        sites = constructions(tree, cls.name, own_file=True)
         if not sites:
             return False
         if self.project is not None:
@@ -293,12 +293,15 @@ def _leaves_zero(
     init: ast.FunctionDef | ast.AsyncFunctionDef,
     name: str,
 ) -> bool:
-    """Whether a construction of a class passes 0 for a parameter of its ``__init__`` that defaults to 0: nothing, a
-    literal 0, or a parameter of the function it is made in that defaults to 0."""
+    """Whether a construction of a class passes 0 for a parameter of its ``__init__`` that defaults to 0 or has no
+    default: nothing (where it defaults to 0), a literal 0, or a parameter of the function it is made in that
+    defaults to 0."""
     if _splat(call):
         return False
     passed = passed_to(call, init, name, bound=1)  # a construction passes no `self`
-    return passed is None or _is_zero(passed) or _zero_parameter(passed, function)
+    if passed is None:
+        return _zero_default(init, name)
+    return _is_zero(passed) or _zero_parameter(passed, function)
 
 
 def _zero_parameter(passed: ast.expr, function: ast.FunctionDef | ast.AsyncFunctionDef | None) -> bool:
@@ -339,6 +342,15 @@ def _training_flag(node: ast.expr) -> bool:
 
 def _is_zero(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and not isinstance(node.value, bool) and node.value == 0
+
+
+def _required(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    """Whether a parameter has no default (every call passes it)."""
+    args = node.args
+    positional = [arg.arg for arg in [*args.posonlyargs, *args.args]]
+    if name in positional:
+        return positional.index(name) < len(positional) - len(args.defaults)
+    return any(arg.arg == name and default is None for arg, default in zip(args.kwonlyargs, args.kw_defaults))
 
 
 def _zero_default(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, name: str) -> bool:

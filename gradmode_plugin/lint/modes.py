@@ -400,8 +400,9 @@ class ModeRules(Walk):
 
     def _imported_method_runs(self, func: ast.Attribute, scope: Scope) -> bool:
         """Whether ``name.method`` calls a method that runs a submodule with gradients on, ``name`` being given only
-        values built by one class imported by name from a file of the run (``Project.imported_method_runs_with_grad``).
-        Reads the run's other files: asked only for methods named in ``FORWARD_METHODS``."""
+            values built by one class imported by name from a file of the run (``Project.imported_method_runs_with_grad``),
+        or that same module moved (``model = model.cuda()``).
+            Reads the run's other files: asked only for methods named in ``FORWARD_METHODS``."""
         if self.project is None or not isinstance(func.value, ast.Name):
             return False
         name = func.value.id
@@ -413,6 +414,7 @@ class ModeRules(Walk):
         built = {
             value.func.id if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) else None
             for value, _, _ in where.assigned[name]
+            if not _moved(value, name)
         }
         if len(built) != 1 or None in built:
             return False
@@ -937,3 +939,17 @@ def _top_level_imports(body: list[ast.stmt]) -> list[ast.Import | ast.ImportFrom
         elif isinstance(stmt, ast.If):
             found += _top_level_imports(stmt.body) + _top_level_imports(stmt.orelse)
     return found
+
+
+#: Methods that give back the module they are called on, moved or cast (``model = model.cuda()``).
+_MOVING: Final = frozenset({"to", "cuda", "cpu", "float", "half", "double", "bfloat16", "eval"})
+
+
+def _moved(value: ast.expr, name: str) -> bool:
+    """Whether ``value`` is ``name`` itself through methods that give it back (``model.to(device).eval()``)."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)):
+        return False
+    node: ast.expr = value
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MOVING:
+        node = node.func.value
+    return isinstance(node, ast.Name) and node.id == name

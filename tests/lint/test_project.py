@@ -605,6 +605,29 @@ RATES = {
         "model.py": _attention("SelfAttention(dim)", GM104)
         + "\n\nclass Wider(SelfAttention):\n    def __init__(self, dim):\n        super().__init__(dim, attn_p=0.1)\n"
     },
+    "a rate with no default, built with a literal 0": {
+        "model.py": _attention("SelfAttention(dim, attn_p=0.0)", "").replace("attn_p=0):", "attn_p):", 1)
+    },
+    "a rate with no default, built with a rate": {
+        "model.py": _attention("SelfAttention(dim, attn_p=0.1)", GM104).replace("attn_p=0):", "attn_p):", 1)
+    },
+    "a rate with no default, handed on from a parameter with no default": {
+        "model.py": _attention("SelfAttention(dim, attn_p=attn_p)", GM104).replace("attn_p=0):", "attn_p):")
+    },
+    "its own file builds another package's class of that name with a rate": {
+        "model.py": "try:\n    import vendor.layers as mdl\nexcept ImportError:\n    mdl = None\n"
+        + _attention("SelfAttention(dim)", "")
+        + "\n\ndef vendor_block(dim):\n    return mdl.SelfAttention(dim, 0.1)\n"
+    },
+    "another file builds torch's class of that name with a rate": {
+        "model.py": _attention("SelfAttention(dim)", ""),
+        "train.py": "import torch\nfrom torch import nn\n\nlayer = nn.SelfAttention(64, 0.1)\n"
+        "other = torch.nn.SelfAttention(64, 0.1)\n",
+    },
+    "another file builds it through its module with a rate": {
+        "model.py": _attention("SelfAttention(dim)", GM104),
+        "train.py": "import model as layers\n\nlayer = layers.SelfAttention(64, 0.1)\n",
+    },
     "its file refers to the class without building it": {
         "model.py": _attention("SelfAttention(dim)", GM104) + "\n\nLAYERS = {'attention': SelfAttention}\n"
     },
@@ -892,6 +915,27 @@ def test_a_name_built_from_two_classes_is_not_followed(tmp_path: Path) -> None:
     script = BENCHMARK.format(module="model.RIFE", alias="Interpolator", method="inference", mark=BUG)
     (tmp_path / "benchmark.py").write_text(script)
     assert _found(tmp_path) == expected_findings(tmp_path) != set()
+
+
+@pytest.mark.parametrize(
+    ("moved", "mark"),
+    [
+        ("if torch.cuda.is_available():\n    model = model.cuda()", BUG),
+        ("model = model.to(device).eval()", BUG),
+        ("model = model.cuda().compile()", ""),
+        ("model = other.cuda()", ""),
+    ],
+)
+def test_a_module_moved_onto_its_own_name_is_still_the_class_built(tmp_path: Path, moved: str, mark: str) -> None:
+    """A VAE's sampling script: ``model = SentenceVAE(...)``, ``model = model.cuda()``, ``model.eval()``, then
+    ``model.inference(n=10)`` with gradients on: the name still holds the module the class built. A method that may
+    give back something else (``compile``), or another name moved onto it, leaves the class unknown."""
+    model = RIFE_MODEL.format(decorator="", body="return self.flownet(torch.cat((img0, img1), 1))")
+    script = BENCHMARK.format(module="model.RIFE", alias="Model", method="inference", mark=mark).replace(
+        "model = Model()\n", "model = Model()\n" + moved + "\n"
+    )
+    write_tree(tmp_path, {"model/__init__.py": "", "model/RIFE.py": model, "benchmark.py": script})
+    assert _found(tmp_path) == expected_findings(tmp_path)
 
 
 SCRIPT_FUNCTION = """\
