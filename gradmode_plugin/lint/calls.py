@@ -334,10 +334,10 @@ def constructions(
 ) -> list[tuple[ast.Call, ast.FunctionDef | ast.AsyncFunctionDef | None]] | None:
     """Every call of a class by its name in a module (``Block(dim)``, ``layers.Block(dim)``), each with the
     function it is made in (None at the top level); None where the name is also used otherwise than called,
-    subclassed or named in ``super(Block, self)`` (``block = Block`` then ``block(dim, p=0.1)``: what builds it is
-    unknown). A name read from a module the file imports is another class than the project's: one of torch
-    (``nn.MultiheadAttention``), and in the class's own file (``own_file``) one of any imported module
-    (``mdl.MultiheadAttention`` beside a ``class MultiheadAttention``)."""
+    subclassed, named in ``super(Block, self)`` or tested by ``isinstance``/``issubclass`` (``block = Block`` then
+    ``block(dim, p=0.1)``: what builds it is unknown). A name read from a module the file imports is another class
+    than the project's: one of torch (``nn.MultiheadAttention``), and in the class's own file (``own_file``) one of
+    any imported module (``mdl.MultiheadAttention`` beside a ``class MultiheadAttention``)."""
     foreign = _module_aliases(tree, everything=own_file)
     enclosing: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] = {}
     for function in ast.walk(tree):  # outer functions come first: a nested one's calls are claimed last
@@ -361,6 +361,14 @@ def constructions(
             called.update(id(base) for base in node.bases)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super":
             called.update(id(arg) for arg in node.args)  # `super(Block, self).__init__()`
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("isinstance", "issubclass")
+            and len(node.args) == 2
+        ):  # `isinstance(module, Block)` tests a module, builds none
+            kinds = node.args[1]
+            called.update(id(kind) for kind in (kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]))
     for node in ast.walk(tree):
         if (
             (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load))

@@ -121,10 +121,12 @@ class DropoutRules(Walk):
         """Whether a dropout probability is 0 whenever it matters: a name set to 0 under a test of training
         (``if not training: dropout_p = 0.0``, as torch's own functional attention does), or a parameter whose
         default is 0 that no call in the module passes anything else for (noise dropout a sampler's caller opts
-        into), or a rate chosen by the mode itself (``self.p if self.training else 0.0``); a literal 0 drops nothing
-        at all."""
+        into), or a rate chosen by the mode itself (``self.p if self.training else 0.0``), or ``self.p`` 0 as every
+        construction builds it (``_zero_as_built``); a literal 0 drops nothing at all."""
         if _is_zero(p) or _zero_unless_training(p):
             return True
+        if isinstance(p, ast.Attribute):
+            return self._zero_as_built(p, scope, handed_on=False)
         if not isinstance(p, ast.Name):
             return False
         if any(under_training and _is_zero(value) for value, under_training, _ in scope.assigned.get(p.id, ())):
@@ -180,18 +182,23 @@ class DropoutRules(Walk):
             )
         return False
 
-    def _zero_as_built(self, value: ast.expr, scope: Scope) -> bool:
-        """Whether ``self.x`` holds an ``__init__`` parameter that defaults to 0 and that every construction of the
-        class leaves at 0: built at least once in its own file, and wherever the project builds it, each call
+    def _zero_as_built(self, value: ast.expr, scope: Scope, handed_on: bool = True) -> bool:
+        """Whether ``self.x`` holds a literal 0 that only ``__init__`` assigns, or an ``__init__`` parameter that
+        defaults to 0 (or has no default) and that every construction of the class leaves at 0: built at least once
+        (in its own file, or where the run's files are known, in any of them), and wherever it is built, each call
         passes nothing for it, a literal 0, or a parameter of its own function that defaults to 0 (``Block(dim,
         attn_p=attn_p)`` in an ``__init__(self, dim, attn_p=0)``); never by ``*args``/``**kwargs``, never referred
-        to otherwise, and not subclassed in its file. A rate the user never sets drops nothing."""
+        to otherwise, and not subclassed in its file. A rate the user never sets drops nothing. Without
+        ``handed_on`` (a functional dropout's ``p``) a parameter handed on is not taken as 0: the class that hands
+        it on may itself be built with a rate, from a config (``_target_``) that no call shows."""
         cls = scope.cls
         key = dotted(value)
         if cls is None or key is None or not key.startswith("self."):
             return False
         init = cls.methods.get("__init__")
         held = cls.init_value(key)
+        if _is_zero(held):
+            return True  # `self.dropout = 0.0` in `__init__`, assigned nowhere else in the class
         if (
             init is None
             or not isinstance(held, ast.Name)
@@ -209,14 +216,14 @@ class DropoutRules(Walk):
         ):
             return False
         sites = constructions(tree, cls.name, own_file=True)
-        if not sites:
+        if sites is None or (not sites and self.project is None):
             return False
         if self.project is not None:
             elsewhere = self.project.constructions_elsewhere(cls.name, self.path)
             if elsewhere is None:
                 return False
             sites += elsewhere
-        return all(_leaves_zero(call, function, init, held.id) for call, function in sites)
+        return bool(sites) and all(_leaves_zero(call, function, init, held.id, handed_on) for call, function in sites)
 
     def _constant_true(self, name: str, scope: Scope) -> bool:
         for where in (scope, self.module):
@@ -292,6 +299,7 @@ def _leaves_zero(
     function: ast.FunctionDef | ast.AsyncFunctionDef | None,
     init: ast.FunctionDef | ast.AsyncFunctionDef,
     name: str,
+    handed_on: bool = True,
 ) -> bool:
     """Whether a construction of a class passes 0 for a parameter of its ``__init__`` that defaults to 0 or has no
     default: nothing (where it defaults to 0), a literal 0, or a parameter of the function it is made in that
@@ -301,7 +309,7 @@ def _leaves_zero(
     passed = passed_to(call, init, name, bound=1)  # a construction passes no `self`
     if passed is None:
         return _zero_default(init, name)
-    return _is_zero(passed) or _zero_parameter(passed, function)
+    return _is_zero(passed) or (handed_on and _zero_parameter(passed, function))
 
 
 def _zero_parameter(passed: ast.expr, function: ast.FunctionDef | ast.AsyncFunctionDef | None) -> bool:

@@ -400,9 +400,9 @@ class ModeRules(Walk):
 
     def _imported_method_runs(self, func: ast.Attribute, scope: Scope) -> bool:
         """Whether ``name.method`` calls a method that runs a submodule with gradients on, ``name`` being given only
-            values built by one class imported by name from a file of the run (``Project.imported_method_runs_with_grad``),
-        or that same module moved (``model = model.cuda()``).
-            Reads the run's other files: asked only for methods named in ``FORWARD_METHODS``."""
+        values built by one class imported by name from a file of the run (``Project.imported_method_runs_with_grad``),
+        or that same module moved (``model = model.cuda()``). Reads the run's other files: asked only for methods
+        named in ``FORWARD_METHODS``."""
         if self.project is None or not isinstance(func.value, ast.Name):
             return False
         name = func.value.id

@@ -628,6 +628,27 @@ RATES = {
         "model.py": _attention("SelfAttention(dim)", GM104),
         "train.py": "import model as layers\n\nlayer = layers.SelfAttention(64, 0.1)\n",
     },
+    "built only in another file": {
+        "model.py": _attention("nn.Identity()", ""),
+        "train.py": "from model import SelfAttention\n\nlayer = SelfAttention(64)\n",
+    },
+    "built only in another file, with a rate": {
+        "model.py": _attention("nn.Identity()", GM104),
+        "train.py": "from model import SelfAttention\n\nlayer = SelfAttention(64, attn_p=0.1)\n",
+    },
+    "another file tests modules for the class": {
+        "model.py": _attention("SelfAttention(dim)", ""),
+        "init.py": "from torch import nn\nfrom model import SelfAttention\n\n\ndef init(m):\n"
+        "    if isinstance(m, (SelfAttention, nn.Linear)):\n        m.reset_parameters()\n",
+    },
+    "a rate its __init__ sets to 0": {
+        "model.py": _attention("nn.Identity()", "").replace("self.attn_p = attn_p", "self.attn_p = 0.0")
+    },
+    "a rate its __init__ sets to 0 and a method sets again": {
+        "model.py": _attention("nn.Identity()", GM104).replace(
+            "self.attn_p = attn_p\n", "self.attn_p = 0.0\n\n    def set_rate(self, p):\n        self.attn_p = p\n"
+        )
+    },
     "its file refers to the class without building it": {
         "model.py": _attention("SelfAttention(dim)", GM104) + "\n\nLAYERS = {'attention': SelfAttention}\n"
     },
@@ -643,6 +664,49 @@ def test_an_attention_rate_every_construction_leaves_at_0_drops_nothing(tmp_path
     built in its own file, or where the default is a rate."""
     write_tree(tmp_path, RATES[case])
     assert _found(tmp_path, code="GM104") == expected_findings(tmp_path)
+
+
+FUNCTIONAL = """\
+import torch.nn.functional as F
+from torch import nn
+
+
+class Head(nn.Module):
+    def __init__(self, dim, drop=0.0):
+        super().__init__()
+        self.proj = nn.Linear(dim, dim)
+        self.drop = drop
+
+    def forward(self, x):
+        return F.dropout(self.proj(x), self.drop){mark}
+"""
+
+
+@pytest.mark.parametrize(
+    ("built", "mark"),
+    [
+        ("Head(64)", ""),
+        ("Head(64, drop=0)", ""),
+        ("Head(64, 0.1)", "  # expect: GM101"),
+        ("Head(64, **cfg)", "  # expect: GM101"),
+        (
+            "None\n\n\nclass GraphNet:\n    def __init__(self, drop=0.0):\n        self.head = Head(64, drop=drop)\n",
+            "  # expect: GM101",
+        ),
+    ],
+)
+def test_a_functional_dropout_rate_every_construction_leaves_at_0_drops_nothing(
+    tmp_path: Path, built: str, mark: str
+) -> None:
+    """``F.dropout(x, self.drop)`` (no ``training=``) where every construction of the class in the run's files leaves
+    ``drop`` at its default 0 (the attention layers of a diffusion re-implementation): no dropout ever, as for
+    ``dropout_p`` (GM104). A construction with a rate, with unpacked arguments, or handing on its own class's
+    parameter (a model a config builds with a rate, ``_target_``), is reported."""
+    write_tree(
+        tmp_path,
+        {"head.py": FUNCTIONAL.format(mark=mark), "net.py": f"from head import Head\n\nhead = {built}\n"},
+    )
+    assert _found(tmp_path, code="GM101") == expected_findings(tmp_path)
 
 
 INCEPTION = """\
