@@ -59,7 +59,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--tests",
         action="store_true",
-        help="also check test code for GM501, GM502, GM503 and GM801 (off there by default)",
+        help="also check test code for GM402, GM501, GM502, GM503 and GM801 (off there by default)",
     )
     parser.add_argument(
         "-j",

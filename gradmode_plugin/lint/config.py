@@ -32,7 +32,7 @@ KEYS: Final[dict[str, str]] = {
     "exclude": "paths or glob patterns, relative to the pyproject.toml, not to check",
     "eval-functions": "names (glob patterns) of further evaluation functions, checked like a validation_step",
     "tests": "true: also check test code (test_*.py, *_test.py, conftest.py, test/tests/testing folders, test_* "
-    "functions) for GM501, GM502, GM503 and GM801, which are off there by default",
+    "functions) for GM402, GM501, GM502, GM503 and GM801, which are off there by default",
 }
 
 

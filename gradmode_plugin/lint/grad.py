@@ -1,6 +1,6 @@
 """The grad-mode rules: gradients turned on in evaluation code by a ``with`` (GM301) or a decorator (GM302), a
-``backward()`` there (GM303), and ``torch.set_grad_enabled(...)`` as a statement, which leaks out of its function
-(GM401)."""
+``backward()`` there (GM303), ``torch.set_grad_enabled(...)`` as a statement, which leaks out of its function
+(GM401), and ``torch.no_grad()`` as a statement, which changes nothing (GM402)."""
 
 from __future__ import annotations
 
@@ -53,6 +53,8 @@ class GradRules(Walk):
     # -- decisions at a scope's end ------------------------------------------------------------------------------
 
     def _decide_grad(self, scope: Scope) -> None:
+        for call in scope.inert_grad_calls:
+            self.report(call, "GM402", RULES_BY_CODE["GM402"].message(call=written(call)))
         statements = scope.set_grad_statements
         if not statements or scope.name in _CONTEXT_METHODS or scope.reads_grad_mode:
             return  # a context manager's own enter/exit; a function that saves the mode

@@ -56,6 +56,8 @@ NO_GRAD: Final = "torch.no_grad"
 INFERENCE_MODE: Final = "torch.inference_mode"
 ENABLE_GRAD: Final = "torch.enable_grad"
 SET_GRAD_ENABLED: Final = "torch.set_grad_enabled"
+#: Context managers that turn gradients off, and change nothing until entered (``with``) or applied (a decorator).
+GRAD_OFF_CONTEXTS: Final[frozenset[str]] = frozenset({NO_GRAD, INFERENCE_MODE})
 IS_GRAD_ENABLED: Final = "torch.is_grad_enabled"
 ALLOW_GRAD: Final = "gradmode_plugin.allow_grad"
 #: Context managers that run their body without gradients whatever their arguments.

@@ -238,6 +238,25 @@ RULES: Final[tuple[Rule, ...]] = (
         ),
     ),
     Rule(
+        "GM402",
+        "inert-grad-mode-call",
+        "`torch.no_grad()` or `torch.inference_mode()` called as a statement",
+        "the call makes a context manager and drops it: gradients stay on, so the code after it records a graph",
+        "`with torch.no_grad():` around the code it is meant for, or `@torch.no_grad()` on the function",
+        "graph_built",
+        words=(b"no_grad", b"inference_mode"),
+        family="grad",
+        messages=MappingProxyType(
+            {
+                "default": (
+                    "`{call}` as a statement does nothing: it makes a context manager and drops it, so gradients"
+                    " stay on after it; use `with {call}:` around the code it is meant for, or decorate the"
+                    " function"
+                ),
+            }
+        ),
+    ),
+    Rule(
         "GM501",
         "eval-without-no-grad",
         "`m.eval()` then `m(...)` in the same function, outside `no_grad`/`inference_mode`",
@@ -446,7 +465,7 @@ RULES: Final[tuple[Rule, ...]] = (
 #: Codes that only cost a test's own memory when the bug is in a test (a graph recorded while a test evaluates a
 #: small model, a worker thread with gradients on): off in test files and test functions unless ``tests = true``.
 #: The rules whose bug changes results (dropout that trains, ``.train()`` in evaluation) apply in tests too.
-TEST_QUIET_CODES: Final[frozenset[str]] = frozenset({"GM501", "GM502", "GM503", "GM801"})
+TEST_QUIET_CODES: Final[frozenset[str]] = frozenset({"GM402", "GM501", "GM502", "GM503", "GM801"})
 #: The code of a file that cannot be parsed.
 UNPARSABLE: Final = "GM999"
 

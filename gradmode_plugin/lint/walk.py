@@ -240,6 +240,7 @@ class Scope:
         "functions",
         "grad_off_statement",
         "grad_paths",
+        "inert_grad_calls",
         "init_training_dropouts",
         "leaf_tensors",
         "lightning",
@@ -311,6 +312,7 @@ class Scope:
         self.init_training_dropouts: list[tuple[ast.Call, str, ast.expr]] = []
         #: `torch.set_grad_enabled(...)` statements (grad.py)
         self.set_grad_statements: list[ast.Call] = []
+        self.inert_grad_calls: list[ast.Call] = []  # `torch.no_grad()` as a statement: a context manager dropped
         #: (call, worker, how it is started, grad mode there) (threads.py)
         self.threads: list[tuple[ast.Call, ast.expr, str, int]] = []
         self.pools: set[str] = set()
@@ -921,7 +923,10 @@ class Walk(abc.ABC):
         call = node.value
         if isinstance(call, ast.Call):
             self._frozen_by_helper(call, ctx.scope)
-            if self.imports.qualname(call.func) == names.SET_GRAD_ENABLED:
+            qualname = self.imports.qualname(call.func)
+            if qualname in names.GRAD_OFF_CONTEXTS and not (call.args and not is_true(call.args[0])):
+                ctx.scope.inert_grad_calls.append(call)  # `inference_mode(False)` would turn nothing off anyway
+            if qualname == names.SET_GRAD_ENABLED:
                 ctx.scope.set_grad_statements.append(call)
                 if call.args and isinstance(call.args[0], ast.Constant) and call.args[0].value is False:
                     ctx.scope.grad_off_statement = True

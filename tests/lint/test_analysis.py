@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from gradmode_plugin.lint.analysis import check_source
 from tests.helpers.lint import LintRun, expected_findings, linted_tree
 
 # One file per case; every marked line must be found with that code, and nothing else in the file.
@@ -172,6 +173,27 @@ BUGS: dict[str, str] = {
         class Callback:
             def on_validation_batch_start(self, *args):
                 torch.autograd.set_grad_enabled(True)  # expect: GM401
+        """,
+    "gm402_inert_call.py": """
+        import torch
+        from torch import no_grad
+
+
+        class SurvivalModel:
+            def predict_mean(self, x):
+                self.model.eval()
+                torch.no_grad()  # expect: GM402
+                return self.model(x).detach().numpy()  # expect: GM501
+
+            def predict_cdf(self, x):
+                no_grad()  # expect: GM402
+                torch.inference_mode()  # expect: GM402
+                return self.model(x)  # expect: GM501
+
+
+        def sample(model, z):
+            torch.inference_mode(True)  # expect: GM402
+            return model.decode(z)
         """,
     "gm501_eval_loops.py": """
         import torch
@@ -362,6 +384,47 @@ BUGS: dict[str, str] = {
 
 # The correct counterparts: nothing may be found in these.
 CORRECT: dict[str, str] = {
+    # grad-mode context managers entered, applied or kept to be entered later; set_grad_enabled is GM401's
+    "gm402_contexts_used.py": """
+        import contextlib
+
+        import torch
+
+
+        @torch.no_grad()
+        def predict(model, x):
+            return model(x)
+
+
+        def predict_all(model, xs, fast):
+            context = torch.inference_mode() if fast else torch.no_grad()
+            with context:
+                return [model(x) for x in xs]
+
+
+        def enter_by_hand(model, x):
+            guard = torch.no_grad()
+            guard.__enter__()
+            try:
+                return model(x)
+            finally:
+                guard.__exit__(None, None, None)
+
+
+        def stacked(model, x):
+            with contextlib.ExitStack() as stack:
+                stack.enter_context(torch.no_grad())
+                return model(x)
+
+
+        def train_step(model, optimizer, x):
+            # a dropped `enable_grad()` or `inference_mode(False)` turns nothing off: gradients are as they were
+            torch.enable_grad()
+            torch.inference_mode(False)
+            loss = model(x).sum()
+            loss.backward()
+            optimizer.step()
+        """,
     "ok_dropout.py": """
         import torch
         import torch.nn.functional as F
@@ -782,3 +845,11 @@ def test_the_message_names_the_fix(bugs: tuple[Path, LintRun]) -> None:
         "gm101_aliases.py:10:9: GM101 `F.dropout` without `training=` drops activations in evaluation too "
         "(`training` defaults to True): pass `training=self.training`"
     )
+
+
+def test_an_inert_no_grad_is_quiet_in_test_code_by_default() -> None:
+    """``torch.no_grad()`` as a statement in a test class: the graph it fails to prevent costs a test nothing, so
+    GM402 is quiet in test code unless ``tests = true``, as GM501 is."""
+    source = "import torch\n\n\nclass TestCovariance:\n    torch.no_grad()\n"
+    assert [f.code for f in check_source(source, "tests/test_covariance.py")] == []
+    assert [f.code for f in check_source(source, "tests/test_covariance.py", tests=True)] == ["GM402"]

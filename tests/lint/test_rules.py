@@ -35,7 +35,14 @@ def test_rules_for_kind() -> None:
     ]
     assert [rule.code for rule in rules_for_kind("running_stats_updated")] == ["GM201", "GM502"]
     assert [rule.code for rule in rules_for_kind("grad_enabled")] == ["GM302", "GM401"]
-    assert {rule.code for rule in rules_for_kind("graph_built")} == {"GM301", "GM302", "GM303", "GM501", "GM801"}
+    assert {rule.code for rule in rules_for_kind("graph_built")} == {
+        "GM301",
+        "GM302",
+        "GM303",
+        "GM402",
+        "GM501",
+        "GM801",
+    }
     assert rules_for_kind("params_changed") == ()
     assert {RULES_BY_CODE[code].kind for code in ("GM503", "GM601", "GM701", "GM702", "GM703")} == {None}
 
