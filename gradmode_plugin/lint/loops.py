@@ -197,6 +197,8 @@ class _LoopAnalysis:
             name = key.rpartition(".")[2]
             if name in self.eval_lines or name == "self":
                 continue
+            if self._rebound_before(node, key, call.lineno):
+                continue  # the function gives the name another value first: what the file builds elsewhere is not it
             evidence = self._training_evidence(name)
             if evidence is None:
                 continue
@@ -207,6 +209,24 @@ class _LoopAnalysis:
             message = RULES_BY_CODE["GM502"].message(call=f"{key}(...)", module=key, function=node.name, why=evidence)
             self.walk.report(call, "GM502", message)
             return  # once per function
+
+    def _rebound_before(self, node: ast.FunctionDef | ast.AsyncFunctionDef, key: str, line: int) -> bool:
+        """Whether the function's last assignment of ``key`` before ``line`` gives it a value other than a module the
+        file builds (``conv = conv1x1(3, 8)`` before its run, where ``conv = ConvBlock(...)`` comes later)."""
+        last: ast.Assign | None = None
+        for sub in _own_walk(node):
+            if (
+                isinstance(sub, ast.Assign)
+                and sub.lineno < line
+                and any(dotted(target) == key for target in sub.targets)
+                and (last is None or sub.lineno > last.lineno)
+            ):
+                last = sub
+        if last is None or not isinstance(last.value, ast.Call):
+            return last is not None
+        func = built_call(last.value).func
+        cls = _class_name(func)
+        return cls is None or not self._is_module_class(func, cls)
 
     def _training_evidence(self, name: str) -> str | None:
         """Why a module of this name is in training mode where the evaluation runs it, if the file shows it."""

@@ -32,6 +32,33 @@ SAMPLING_TRAINER = """
 """
 
 BUGS: dict[str, str] = {
+    # a smoke test that runs a plain convolution, then a block with batch norm, under one name: the block is reported
+    "rebound_in_function": """
+        import torch
+        from torch import nn
+
+
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.bn = nn.BatchNorm2d(8)
+
+            def forward(self, x):
+                return self.bn(x)
+
+
+        def conv1x1():
+            return nn.Conv2d(3, 8, 1)
+
+
+        def test(x):
+            net = conv1x1()
+            with torch.no_grad():
+                y = net(x)
+            net = Block()
+            with torch.no_grad():
+                return net(y)  # expect: GM502
+        """,
     # a loop left in eval() over a character RNN whose own name is a mode word and which has a dropout layer
     "rnn_named_with_dropout": """
         import torch
@@ -267,6 +294,36 @@ BUGS: dict[str, str] = {
 }
 
 CORRECT: dict[str, str] = {
+    # the function gives the name a plain convolution before running it; the block of that name is built elsewhere
+    "rebound_before_the_run": """
+        import torch
+        from torch import nn
+
+
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.bn = nn.BatchNorm2d(8)
+
+            def forward(self, x):
+                return self.bn(x)
+
+
+        def conv1x1():
+            return nn.Conv2d(3, 8, 1)
+
+
+        def evaluate(x):
+            net = conv1x1()
+            with torch.no_grad():
+                return net(x)
+
+
+        def main(x):
+            net = Block()
+            net.train()
+            return net(x)
+        """,
     # the same loop over a character RNN built of Linear layers only: its name is no layer, eval() changes nothing
     "rnn_named_linear_only": """
         import torch
