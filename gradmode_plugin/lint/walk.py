@@ -1169,9 +1169,17 @@ class Walk(abc.ABC):
     def _returns_what_it_froze(self, call: ast.Call, scope: Scope) -> bool:
         """``freeze(m)`` or ``self.freeze(m)`` where the file's function or the class's method of that name
         freezes the module it is given and returns it (``returns_frozen_argument``)."""
+        helper = self._freezing_helper(call, scope)
+        return helper is not None and returns_frozen_argument(helper[0], call, bound=helper[1])
+
+    def _freezing_helper(
+        self, call: ast.Call, scope: Scope
+    ) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef, int] | None:
+        """The function a call runs that may freeze what it is handed, with how many leading parameters the call
+        does not pass: the file's ``toggle_grad`` (0), or the class's own ``self.fix_network`` (1; 0 if static)."""
         func = call.func
         if isinstance(func, ast.Name) and func.id in self._freezing_helpers:
-            return returns_frozen_argument(self._freezing_helpers[func.id], call)
+            return self._freezing_helpers[func.id], 0
         if (
             isinstance(func, ast.Attribute)
             and isinstance(func.value, ast.Name)
@@ -1180,8 +1188,8 @@ class Walk(abc.ABC):
             and (method := scope.cls.methods.get(func.attr)) is not None
             and b"requires_grad" in self.source
         ):
-            return returns_frozen_argument(method, call, bound=0 if is_static(method) else 1)
-        return False
+            return method, 0 if is_static(method) else 1
+        return None
 
     @functools.cached_property
     def _freezing_helpers(self) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
@@ -1213,21 +1221,11 @@ class Walk(abc.ABC):
         """``toggle_grad(model, False)`` as a statement, where the file's ``toggle_grad`` surely freezes what it is
         given, or ``self.fix_network(self.vit)``, where the class's own method does: each module so given is
         frozen."""
-        func = call.func
-        if isinstance(func, ast.Name) and func.id in self._freezing_helpers:
-            frozen = frozen_arguments(self._freezing_helpers[func.id], call)
-        elif (
-            isinstance(func, ast.Attribute)
-            and isinstance(func.value, ast.Name)
-            and func.value.id == "self"
-            and scope.cls is not None
-            and (method := scope.cls.methods.get(func.attr)) is not None
-            and b"requires_grad" in self.source
-        ):
-            frozen = frozen_arguments(method, call, bound=0 if is_static(method) else 1)
-        else:
+        helper = self._freezing_helper(call, scope)
+        if helper is None:
             return
-        for argument in frozen:
+        function, bound = helper
+        for argument in frozen_arguments(function, call, bound):
             self._freeze(dotted(argument), scope)
 
     def _freeze_chain(self, receiver: ast.expr, scope: Scope) -> None:

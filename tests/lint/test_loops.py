@@ -31,9 +31,8 @@ SAMPLING_TRAINER = """
                             self.samples.append(self.diffusion_model.sample(4)){restore}
 """
 
-BUGS: dict[str, str] = {
-    # a smoke test that runs a plain convolution, then a block with batch norm, under one name: the block is reported
-    "rebound_in_function": """
+#: A block with batch norm and a function building a plain convolution, for the cases of a name given both.
+_BLOCK_AND_CONV = """
         import torch
         from torch import nn
 
@@ -49,18 +48,9 @@ BUGS: dict[str, str] = {
 
         def conv1x1():
             return nn.Conv2d(3, 8, 1)
-
-
-        def test(x):
-            net = conv1x1()
-            with torch.no_grad():
-                y = net(x)
-            net = Block()
-            with torch.no_grad():
-                return net(y)  # expect: GM502
-        """,
-    # a loop left in eval() over a character RNN whose own name is a mode word and which has a dropout layer
-    "rnn_named_with_dropout": """
+"""
+#: A character RNN named `RNN` (a mode word), trained and left in `eval()` by its loop; `{extra}` adds a layer.
+_CHAR_RNN = """
         import torch
         from torch import nn
 
@@ -69,8 +59,7 @@ BUGS: dict[str, str] = {
             def __init__(self, size, hidden):
                 super(RNN, self).__init__()
                 self.i2h = nn.Linear(size + hidden, hidden)
-                self.i2o = nn.Linear(size + hidden, size)
-                self.drop = nn.Dropout(0.2)
+                self.i2o = nn.Linear(size + hidden, size){extra}
 
             def forward(self, x, h):
                 combined = torch.cat((x, h), 1)
@@ -88,9 +77,28 @@ BUGS: dict[str, str] = {
                     optimizer.step()
                     optimizer.zero_grad()
                 with torch.no_grad():
-                    rnn.eval()  # expect: GM503
+                    rnn.eval(){expect}
                     valid_loss = sum(nn.functional.cross_entropy(rnn(x, h)[0], y) for x, h, y in valid)
+        """
+
+BUGS: dict[str, str] = {
+    # a smoke test that runs a plain convolution, then a block with batch norm, under one name: the block is reported
+    "rebound_in_function": _BLOCK_AND_CONV
+    + """
+
+
+        def test(x):
+            net = conv1x1()
+            with torch.no_grad():
+                y = net(x)
+            net = Block()
+            with torch.no_grad():
+                return net(y)  # expect: GM502
         """,
+    # a loop left in eval() over a character RNN whose own name is a mode word and which has a dropout layer
+    "rnn_named_with_dropout": _CHAR_RNN.format(
+        extra="\n                self.drop = nn.Dropout(0.2)", expect="  # expect: GM503"
+    ),
     # the model trained in one function and evaluated in another under no_grad, never put in eval()
     "trained_then_evaluated": """
         import torch
@@ -295,22 +303,8 @@ BUGS: dict[str, str] = {
 
 CORRECT: dict[str, str] = {
     # the function gives the name a plain convolution before running it; the block of that name is built elsewhere
-    "rebound_before_the_run": """
-        import torch
-        from torch import nn
-
-
-        class Block(nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.bn = nn.BatchNorm2d(8)
-
-            def forward(self, x):
-                return self.bn(x)
-
-
-        def conv1x1():
-            return nn.Conv2d(3, 8, 1)
+    "rebound_before_the_run": _BLOCK_AND_CONV
+    + """
 
 
         def evaluate(x):
@@ -325,36 +319,7 @@ CORRECT: dict[str, str] = {
             return net(x)
         """,
     # the same loop over a character RNN built of Linear layers only: its name is no layer, eval() changes nothing
-    "rnn_named_linear_only": """
-        import torch
-        from torch import nn
-
-
-        class RNN(nn.Module):
-            def __init__(self, size, hidden):
-                super(RNN, self).__init__()
-                self.i2h = nn.Linear(size + hidden, hidden)
-                self.i2o = nn.Linear(size + hidden, size)
-
-            def forward(self, x, h):
-                combined = torch.cat((x, h), 1)
-                return self.i2o(combined), self.i2h(combined)
-
-
-        def fit(loader, valid, epochs):
-            rnn = RNN(32, 128).to("cpu")
-            optimizer = torch.optim.Adam(rnn.parameters())
-            for epoch in range(epochs):
-                for x, h, y in loader:
-                    out, h = rnn(x, h)
-                    loss = nn.functional.cross_entropy(out, y)
-                    loss.backward()
-                    optimizer.step()
-                    optimizer.zero_grad()
-                with torch.no_grad():
-                    rnn.eval()
-                    valid_loss = sum(nn.functional.cross_entropy(rnn(x, h)[0], y) for x, h, y in valid)
-        """,
+    "rnn_named_linear_only": _CHAR_RNN.format(extra="", expect=""),
     # the same loop putting the model back after sampling; one whose loss comes from another object and whose
     # sampled module is an EMA copy (a method of it also runs, but nothing differentiates its result); one whose
     # loss method is the class's own (`self.p_losses`) and whose sampler is another module; a trainer whose own
