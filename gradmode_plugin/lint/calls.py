@@ -18,6 +18,7 @@ import ast
 from collections.abc import Callable
 from typing import Final
 
+from gradmode_plugin.lint.names import top_level_imports
 from gradmode_plugin.lint.nodes import child_nodes
 
 # Grad mode set around a piece of code (gradmode_plugin.lint.walk has the full list).
@@ -383,17 +384,12 @@ def _module_aliases(tree: ast.Module, everything: bool) -> frozenset[str]:
     (``nn``, ``torch``), or, with ``everything``, those of any import (a module's name read from it is not a class
     the module defines)."""
     found: set[str] = set()
-    stack: list[ast.stmt] = list(tree.body)
-    while stack:  # also those under a module-level `try`/`if` (an optional dependency)
-        node = stack.pop()
-        if isinstance(node, (ast.If, ast.Try)):
-            stack += [*node.body, *node.orelse, *getattr(node, "finalbody", ())]
-            stack += [stmt for handler in getattr(node, "handlers", ()) for stmt in handler.body]
-        elif isinstance(node, ast.Import):
+    for node in top_level_imports(tree.body):  # also those under a module-level `try`/`if` (an optional dependency)
+        if isinstance(node, ast.Import):
             for alias in node.names:
                 if everything or alias.name == "torch" or alias.name.startswith("torch."):
                     found.add(alias.asname or alias.name.partition(".")[0])
-        elif isinstance(node, ast.ImportFrom):
+        else:
             module = node.module or ""
             if everything or (node.level == 0 and (module == "torch" or module.startswith("torch."))):
                 found.update(alias.asname or alias.name for alias in node.names if alias.name != "*")

@@ -355,19 +355,22 @@ def _is_zero(node: ast.expr | None) -> bool:
 def _required(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
     """Whether a parameter has no default (every call passes it)."""
     args = node.args
-    positional = [arg.arg for arg in [*args.posonlyargs, *args.args]]
-    if name in positional:
-        return positional.index(name) < len(positional) - len(args.defaults)
-    return any(arg.arg == name and default is None for arg, default in zip(args.kwonlyargs, args.kw_defaults))
+    named = {arg.arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    return name in named and name not in _defaults(node)
 
 
 def _zero_default(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, name: str) -> bool:
     """Whether a parameter defaults to 0 (or None)."""
+    value = _defaults(node).get(name)
+    return value is not None and (_is_zero(value) or (isinstance(value, ast.Constant) and value.value is None))
+
+
+def _defaults(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> dict[str, ast.expr]:
+    """Each parameter that has a default, positional or keyword-only, with its default."""
     args = node.args
     positional = [*args.posonlyargs, *args.args]
     defaults = dict(zip([arg.arg for arg in positional[len(positional) - len(args.defaults) :]], args.defaults))
     defaults.update(
         {arg.arg: default for arg, default in zip(args.kwonlyargs, args.kw_defaults) if default is not None}
     )
-    value = defaults.get(name)
-    return value is not None and (_is_zero(value) or (isinstance(value, ast.Constant) and value.value is None))
+    return defaults

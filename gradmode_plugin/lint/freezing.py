@@ -88,9 +88,7 @@ def frozen_arguments(
     values = _argument_values(function.args, call, bound)
     if values is None:
         return []
-    positional = [arg.arg for arg in [*function.args.posonlyargs, *function.args.args]][bound:]
-    passed = dict(zip(positional, call.args, strict=False))
-    passed.update((kw.arg, kw.value) for kw in call.keywords if kw.arg is not None)
+    passed = _passed(function, call, bound)
     bindings = _bindings(function)
     found: list[ast.expr] = []
     for name, argument in passed.items():
@@ -135,12 +133,18 @@ def returns_frozen_argument(function: ast.FunctionDef | ast.AsyncFunctionDef, ca
     frozen = frozen_arguments(function, call, bound)
     if not frozen:
         return False
-    positional = [arg.arg for arg in [*function.args.posonlyargs, *function.args.args]][bound:]
-    passed = dict(zip(positional, call.args, strict=False))
-    passed.update((kw.arg, kw.value) for kw in call.keywords if kw.arg is not None)
+    passed = _passed(function, call, bound)
     names = {name for name, argument in passed.items() if any(argument is done for done in frozen)}
     returns = [node for node in _own_nodes(function) if isinstance(node, ast.Return)]
     return bool(returns) and all(isinstance(node.value, ast.Name) and node.value.id in names for node in returns)
+
+
+def _passed(function: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, bound: int) -> dict[str, ast.expr]:
+    """Each parameter ``call`` passes an argument for, by position or keyword, with that argument."""
+    positional = [arg.arg for arg in [*function.args.posonlyargs, *function.args.args]][bound:]
+    passed = dict(zip(positional, call.args, strict=False))
+    passed.update((kw.arg, kw.value) for kw in call.keywords if kw.arg is not None)
+    return passed
 
 
 def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]:

@@ -314,7 +314,7 @@ class ModeRules(Walk):
             return True
         project = self.project
         return project is not None and any(
-            project.imports_grad_off(self.path, node) for node in _top_level_imports(tree.body)
+            project.imports_grad_off(self.path, node) for node in names.top_level_imports(tree.body)
         )
 
     def _forward_turns_grad_off(self, call: ast.Call) -> bool:
@@ -419,7 +419,7 @@ class ModeRules(Walk):
         if len(built) != 1 or None in built:
             return False
         (cls,) = built
-        for node in _top_level_imports(self.full_tree().body):
+        for node in names.top_level_imports(self.full_tree().body):
             if not isinstance(node, ast.ImportFrom):
                 continue
             for alias in node.names:
@@ -925,20 +925,6 @@ def _reads_tensor_of(node: ast.AST, held: set[str]) -> bool:
             return True
         stack.extend(ast.iter_child_nodes(sub))
     return False
-
-
-def _top_level_imports(body: list[ast.stmt]) -> list[ast.Import | ast.ImportFrom]:
-    """The imports a module runs when it is run: at its top level, and in its top-level ``try``/``if`` blocks."""
-    found: list[ast.Import | ast.ImportFrom] = []
-    for stmt in body:
-        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            found.append(stmt)
-        elif isinstance(stmt, ast.Try):
-            for block in (stmt.body, *(handler.body for handler in stmt.handlers), stmt.orelse, stmt.finalbody):
-                found += _top_level_imports(block)
-        elif isinstance(stmt, ast.If):
-            found += _top_level_imports(stmt.body) + _top_level_imports(stmt.orelse)
-    return found
 
 
 #: Methods that give back the module they are called on, moved or cast (``model = model.cuda()``).

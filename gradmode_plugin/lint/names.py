@@ -186,3 +186,17 @@ class ImportTable:
             qualified = self.qualname(node.value)
             if qualified is not None and qualified.startswith("torch."):
                 self._names[node.targets[0].id] = qualified  # type: ignore[union-attr]
+
+
+def top_level_imports(body: list[ast.stmt]) -> list[ast.Import | ast.ImportFrom]:
+    """The imports a module runs when it is run: at its top level, and in its top-level ``try``/``if`` blocks."""
+    found: list[ast.Import | ast.ImportFrom] = []
+    for stmt in body:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            found.append(stmt)
+        elif isinstance(stmt, ast.Try):
+            for block in (stmt.body, *(handler.body for handler in stmt.handlers), stmt.orelse, stmt.finalbody):
+                found += top_level_imports(block)
+        elif isinstance(stmt, ast.If):
+            found += top_level_imports(stmt.body) + top_level_imports(stmt.orelse)
+    return found
