@@ -12,6 +12,8 @@ Both are decided once the whole module is walked, on the whole file's tree, and 
   runs a module, and calls a function of this file (or a method of its class) that puts that module in ``eval()``
   and never back in training, or puts it in ``eval()`` itself; and nothing in the loop puts anything back in
   training (no ``.train(`` call, no call of a function of the file that makes one, no call named for training).
+  In a module class's own method (an sklearn-like ``fit``) the module is ``self``: ``self(x)``, or ``model(x)``
+  after ``model = self.train()``, and ``self.eval()`` in the method it calls.
 """
 
 from __future__ import annotations
@@ -75,6 +77,8 @@ _MODE_FREE_LAYERS: Final = frozenset(
         "BCEWithLogitsLoss", "KLDivLoss", "CTCLoss",
     }
 )  # fmt: skip
+#: Where classes come from that a module may build and that are no layer (``torch.optim.Adam(self.parameters())``).
+_NO_LAYERS: Final = ("torch.optim.", "torch.utils.data.")
 _MODE_WORDS: Final = re.compile(r"[Dd]ropout|BatchNorm|batch_norm|InstanceNorm|\.training\b|RNN|LSTM|GRU|Drop")
 #: A call named for training (``train_one_epoch``, ``run_training``, ``trainEpoch``, ``pretrain``), which may put
 #: the model back in training; not ``save_pretrained``/``from_pretrained`` or ``constrain``, which name no training.
@@ -253,6 +257,8 @@ class _LoopAnalysis:
                 called = _class_name(sub.func)
                 if called is None or called in _MODE_FREE_LAYERS or called == "super":
                     continue
+                if (self.walk.imports.qualname(sub.func) or "").startswith(_NO_LAYERS):
+                    continue  # an optimizer or a data loader its `fit` builds computes nothing of the model
                 if not self._mode_free(called, seen):
                     return False
         return True
@@ -304,11 +310,15 @@ class _LoopAnalysis:
                 and not self.walk.output_detached(call, node)
             }
             run |= helper_runs | _differentiated_through_methods(nodes)
+            if self._own_module(owner) and not run.isdisjoint(_aliases_of_self(node)):
+                run.add("self")  # a module's own `fit` runs `self(x)`, or `model(x)` after `model = self.train()`
             if not run or any(self._puts_back(call, owner) for call in calls):
                 continue
             for call in calls:
                 found = self._leaves_in_eval(call, owner, run)
-                if found is not None and self._built_mode_free(found[0]):
+                if found is not None and (
+                    self._built_mode_free(found[0]) or (found[0] == "self" and self._mode_free(owner.name, set()))  # type: ignore[union-attr]
+                ):
                     continue  # `eval()` changes nothing such a module computes
                 if found is not None:
                     if id(call) not in reported:
@@ -319,6 +329,10 @@ class _LoopAnalysis:
                         )
                         self.walk.report(call, "GM503", message)
                     break
+
+    def _own_module(self, owner: ast.ClassDef | None) -> bool:
+        """Whether ``owner`` is a module class (on a ``*Module`` base), whose methods run and set ``self``'s mode."""
+        return owner is not None and any((dotted(base) or "").endswith("Module") for base in owner.bases)
 
     def _trained_in_helpers(self, calls: list[ast.Call], owner: ast.ClassDef | None) -> set[str] | None:
         """The modules run by the functions of the file the loop calls that train (``self._train_step(batch)``,
@@ -380,7 +394,7 @@ class _LoopAnalysis:
         """The module a call leaves in ``eval()`` and the line where, if it is one the loop runs."""
         if isinstance(call.func, ast.Attribute) and call.func.attr == "eval" and not call.args:
             key = dotted(call.func.value)
-            return (key, call.lineno) if key in run else None
+            return (key, call.lineno) if key in run and (key != "self" or self._own_module(owner)) else None
         callee = self._callee(dotted(call.func) or "", owner)
         if callee is None or _calls_train(callee):
             return None
@@ -396,6 +410,8 @@ class _LoopAnalysis:
             if inner in params:  # `evaluate(model)`: the argument passed for it
                 passed = argument(call, inner, params.index(inner))
                 key = dotted(passed) if passed is not None else None
+            elif inner == "self":
+                key = inner if self._own_module(owner) else None  # `self.eval()` in the module's own method
             else:
                 key = inner if inner.startswith("self.") else None
             if key in run:
@@ -468,6 +484,24 @@ def _differentiated_through_methods(nodes: list[ast.AST]) -> set[str]:
         ):
             differentiated.add(sub.func.value.id)
     return {computed[name] for name in differentiated if name in computed}
+
+
+def _aliases_of_self(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """``self`` and the names a method binds to it (``model = self.train()``, ``model = self``)."""
+    names = {"self"}
+    for sub in subnodes(function):
+        if isinstance(sub, ast.Assign) and len(sub.targets) == 1 and isinstance(sub.targets[0], ast.Name):
+            value = sub.value
+            if (
+                isinstance(value, ast.Call)
+                and isinstance(value.func, ast.Attribute)
+                and value.func.attr == "train"
+                and (not value.args or is_true(value.args[0]))
+            ):
+                value = value.func.value
+            if isinstance(value, ast.Name) and value.id == "self":
+                names.add(sub.targets[0].id)
+    return names
 
 
 def _written_call(call: ast.Call) -> str:

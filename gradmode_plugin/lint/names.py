@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Final
 
 # Names torch re-exports at the top level, by where they are defined: one spelling for each.
@@ -32,6 +32,25 @@ _CANONICAL: Final[dict[str, str]] = {
     "gradmode_plugin.scope.evaluating": "gradmode_plugin.evaluating",
     "concurrent.futures.thread.ThreadPoolExecutor": "concurrent.futures.ThreadPoolExecutor",
 }
+
+#: What ``from module import *`` binds, of the names the rules read, for the torch modules that export them (each
+#: module's ``__all__``, or its public names where it has none).
+_STAR_EXPORTS: Final[dict[str, tuple[str, ...]]] = {
+    "torch": (
+        "no_grad", "enable_grad", "inference_mode", "is_grad_enabled",
+        "dropout", "alpha_dropout", "feature_dropout", "feature_alpha_dropout", "dropout_",
+    ),
+    "torch.autograd": (
+        "Variable", "Function", "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
+    ),
+    "torch.autograd.variable": ("Variable",),
+    "torch.nn": ("Module", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout",
+                 "functional", "init"),
+    "torch.nn.functional": (
+        "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout",
+        "scaled_dot_product_attention",
+    ),
+}  # fmt: skip
 
 FUNCTIONAL: Final = "torch.nn.functional."
 #: Functional dropouts whose ``training`` defaults to True.
@@ -161,15 +180,29 @@ class ImportTable:
         name = ".".join([base, *parts[1:]])
         return _CANONICAL.get(name, name)
 
-    def bound_in(self, tree: ast.Module) -> None:
+    def bound_in(self, tree: ast.Module, star: Callable[[ast.ImportFrom], dict[str, str]] | None = None) -> None:
         """Record the module-level imports, also those under ``if``/``try``/``with`` (not inside functions), and
-        module-level aliases of what they import (``F = nn.functional``)."""
+        module-level aliases of what they import (``F = nn.functional``).
+
+        ``from module import *`` binds what a torch module exports (``from torch.autograd import *``: ``Variable``),
+        or, for another module, what ``star`` says it binds (the project's own module: its imports), where no
+        explicit import and no definition of the module binds the name.
+
+        >>> imports = ImportTable()
+        >>> imports.bound_in(ast.parse("from torch.autograd import *\\ndef grad(x): ..."))
+        >>> imports.qualname(ast.parse("Variable", mode="eval").body), imports.is_import("grad")
+        ('torch.autograd.Variable', False)
+        """
         stack: list[ast.stmt] = list(tree.body)
         aliases: list[ast.Assign] = []
+        stars: list[ast.ImportFrom] = []
+        defined: set[str] = set()
         while stack:
             node = stack.pop()
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 self.add(node)
+                if isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names):
+                    stars.append(node)
             elif (
                 isinstance(node, ast.Assign)
                 and len(node.targets) == 1
@@ -177,15 +210,32 @@ class ImportTable:
                 and isinstance(node.value, ast.Attribute)
             ):
                 aliases.append(node)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                defined.add(node.name)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                defined.update(target.id for target in targets if isinstance(target, ast.Name))
             elif isinstance(node, (ast.If, ast.Try, ast.With, ast.AsyncWith)) or type(node).__name__ == "TryStar":
                 for field in ("body", "orelse", "finalbody"):
                     stack.extend(getattr(node, field, ()))
                 for handler in getattr(node, "handlers", ()):
                     stack.extend(handler.body)
+        for node in stars:
+            if node.module in _STAR_EXPORTS and not node.level:
+                names = {name: f"{node.module}.{name}" for name in _STAR_EXPORTS[node.module]}
+            else:
+                names = star(node) if star is not None else {}
+            for local, qualified in names.items():
+                if local not in self._names and local not in defined:
+                    self._names[local] = qualified
         for node in sorted(aliases, key=lambda node: node.lineno):  # `F = nn.functional`, once the imports are known
             qualified = self.qualname(node.value)
             if qualified is not None and qualified.startswith("torch."):
                 self._names[node.targets[0].id] = qualified  # type: ignore[union-attr]
+
+    def bound(self) -> dict[str, str]:
+        """Each local name an import binds, with the qualified name it stands for."""
+        return dict(self._names)
 
 
 def top_level_imports(body: list[ast.stmt]) -> list[ast.Import | ast.ImportFrom]:

@@ -72,6 +72,8 @@ class Project:
         #: (imported files, class) -> the class ``from module import cls`` binds (``imported_class``)
         self._imported_classes: dict[tuple[tuple[str, ...], str], ast.ClassDef | None] = {}
         self._stale: StaleImports | None = None
+        #: file -> what ``from its_module import *`` binds (``star_names``)
+        self._stars: dict[str, dict[str, str]] = {}
 
     @property
     def paths(self) -> tuple[str, ...]:
@@ -195,6 +197,32 @@ class Project:
                     found.append(matches[0])
         return found
 
+    def star_names(self, importer: str, node: ast.ImportFrom) -> dict[str, str]:
+        """What ``from module import *`` in ``importer`` binds from a file of the project, of the names its imports
+        bind (``import torch.nn.functional as F`` there: ``F``), with the qualified names they stand for; the
+        names its ``__all__`` lists where it has one, else those without a leading ``_``. Empty where the import
+        names no single file of the project."""
+        files = self._imported_files(importer, node)
+        if len(files) != 1:
+            return {}
+        path = files[0]
+        if path not in self._stars:
+            self._stars[path] = {}  # a module star-importing itself, or one that star-imports it back: nothing more
+            try:
+                with open(path, "rb") as file:
+                    tree = ast.parse(file.read(), filename=path)
+            except (OSError, SyntaxError, ValueError, RecursionError):
+                return {}
+            imports = ImportTable()
+            imports.bound_in(tree, lambda star: self.star_names(path, star))
+            public = _all_names(tree)
+            self._stars[path] = {
+                name: qualified
+                for name, qualified in imports.bound().items()
+                if (name in public if public is not None else not name.startswith("_"))
+            }
+        return self._stars[path]
+
     def imported_method_runs_with_grad(self, importer: str, node: ast.ImportFrom, cls: str, method: str) -> bool:
         """Whether the class ``cls`` that ``from module import cls`` brings into ``importer`` from a file of the
         project (its last class of that name at that file's top level) has a method ``method`` that runs something of
@@ -312,6 +340,22 @@ def _bound_classes(paths: Iterable[str], cls: str) -> Iterator[tuple[ast.Module,
         classes = [stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef) and stmt.name == cls]
         if classes:
             yield tree, classes[-1]
+
+
+def _all_names(tree: ast.Module) -> frozenset[str] | None:
+    """The names a module's top-level ``__all__ = [...]`` (or tuple) lists, None where it has none it states so."""
+    for stmt in tree.body:
+        if (
+            isinstance(stmt, ast.Assign)
+            and any(isinstance(target, ast.Name) and target.id == "__all__" for target in stmt.targets)
+            and isinstance(stmt.value, (ast.List, ast.Tuple))
+        ):
+            return frozenset(
+                element.value
+                for element in stmt.value.elts
+                if isinstance(element, ast.Constant) and isinstance(element.value, str)
+            )
+    return None
 
 
 def _imports(tree: ast.Module) -> ImportTable:

@@ -10,10 +10,12 @@ Only what the project's own files show counts, so that nothing is left out on a 
   lies elsewhere under ``a`` (the module was moved);
 - ``from a.b import x`` where ``a/b.py`` is a file of the project that cannot be parsed, or that binds no ``x`` at
   its top level and leaves no way to make one (no ``import *``, no module ``__getattr__``, no ``globals()``,
-  ``exec`` or ``sys.modules``).
+  ``exec`` or ``sys.modules``);
+- ``from ..a.b import x``: the same, the module looked for only where the dots put it (the package that many
+  levels up, within the run's root).
 
-Imports inside ``try``, ``if`` or a function are not read (their failure may be handled), nor relative imports, nor
-a module that is no folder of the project (``import eval_metrics``: a folder put on ``sys.path`` may hold it).
+Imports inside ``try``, ``if`` or a function are not read (their failure may be handled), nor ``from . import x``,
+nor a module that is no folder of the project (``import eval_metrics``: a folder put on ``sys.path`` may hold it).
 
 Example:
     >>> import pathlib, tempfile
@@ -62,12 +64,16 @@ class StaleImports:
         for stmt in tree.body:
             if isinstance(stmt, ast.Import):
                 modules = [alias.name for alias in stmt.names]
-            elif isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module:
+            elif isinstance(stmt, ast.ImportFrom) and stmt.module:
                 modules = [stmt.module]
             else:
                 continue
             for module in modules:
-                found = self._resolve(here, module.split("."))
+                if isinstance(stmt, ast.ImportFrom) and stmt.level:
+                    found = self._resolve_relative(here, stmt.level, module.split("."))
+                    module = "." * stmt.level + module
+                else:
+                    found = self._resolve(here, module.split("."))
                 if found is None:
                     continue
                 if found == "":
@@ -108,6 +114,18 @@ class StaleImports:
                 return found
             moved = moved or self._elsewhere_under(top, parts[-1])
         return "" if moved else None
+
+    def _resolve_relative(self, here: str, level: int, parts: list[str]) -> str | None:
+        """As ``_resolve``, for ``from .parts import x`` at ``level`` dots in a file of the folder ``here``: the module
+        can only be in the package that many levels up, which must lie in the run's root."""
+        for _ in range(level - 1):
+            here = os.path.dirname(here)
+        if not (here + os.sep).startswith(self._root + os.sep) or not os.path.isdir(here):
+            return None
+        found = _walk(here, parts)
+        if found == "":
+            return "" if self._elsewhere_under(here, parts[-1]) else None
+        return found
 
     def _elsewhere_under(self, top: str, name: str) -> bool:
         """Whether a module ``name`` (``name.py``, or a folder ``name`` of Python files) lies anywhere under ``top``."""

@@ -576,7 +576,7 @@ class Walk(abc.ABC):
         self._detached: dict[int, frozenset[int]] = {}
         self.eval_functions = eval_functions
         self.imports = ImportTable()
-        self.imports.bound_in(tree)
+        self.imports.bound_in(tree, None if project is None else lambda star: project.star_names(path, star))
         aliases = self.imports.aliases(ALIASED_WORDS)
         self.lines = triggers if not aliases else Triggers(source, aliases)
         self.findings: list[Finding] = []

@@ -81,6 +81,46 @@ _CHAR_RNN = """
                     valid_loss = sum(nn.functional.cross_entropy(rnn(x, h)[0], y) for x, h, y in valid)
         """
 
+#: A model with an sklearn-like ``fit`` of its own (recommender libraries): its epoch loop trains ``self`` and calls
+#: a method that puts ``self`` in ``eval()`` (rater, DeepCTR-style).
+SELF_FIT = """
+    import torch
+    from torch import nn
+
+
+    class Rater({base}):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(8, 1)
+            self.inner = nn.{layer}
+
+        def forward(self, x):
+            return self.fc(self.inner(x))
+
+        def fit(self, loader, epochs):
+            model = self.train()
+            optimizer = torch.optim.Adam(self.parameters())
+            for epoch in range(epochs):{top}
+                for x, y in loader:
+                    optimizer.zero_grad()
+                    ((model(x) - y) ** 2).mean().backward()
+                    optimizer.step()
+                self.eval_by_batch(loader){mark}
+
+        def eval_by_batch(self, loader):
+            model = self.eval()
+            with torch.no_grad():
+                loss = sum(((model(x) - y) ** 2).mean().item() for x, y in loader){restore}
+            return loss
+"""
+
+
+def _self_fit(
+    mark: str = "", restore: str = "", top: str = "", base: str = "nn.Module", layer: str = "Dropout(0.5)"
+) -> str:
+    return SELF_FIT.format(mark=mark, restore=restore, top=top, base=base, layer=layer)
+
+
 BUGS: dict[str, str] = {
     # a smoke test that runs a plain convolution, then a block with batch norm, under one name: the block is reported
     "rebound_in_function": _BLOCK_AND_CONV
@@ -272,6 +312,9 @@ BUGS: dict[str, str] = {
     # a step loop that trains through the model's own loss method and samples in eval() now and then, never putting
     # it back (a DDPM trainer)
     "trained_through_a_method": SAMPLING_TRAINER.format(mark="  # expect: GM503", restore=""),
+    # a model's own `fit` trains `model = self.train()` and evaluates through its own method, which leaves it in
+    # `eval()` for the next epoch
+    "self_fit_not_restored": _self_fit(mark="  # expect: GM503"),
     # a model handed its encoder: its own layers and loss are mode-free, the encoder it runs may not be
     "encoder_handed_in": """
         import torch
@@ -302,6 +345,13 @@ BUGS: dict[str, str] = {
 }
 
 CORRECT: dict[str, str] = {
+    # the same `fit`, put back in training at the top of each epoch, or by the evaluation itself
+    "self_fit_train_each_epoch": _self_fit(top="\n                self.train()"),
+    "self_fit_evaluation_restores": _self_fit(restore="\n            self.train()"),
+    # a model with no layer that `eval()` changes
+    "self_fit_mode_free": _self_fit(layer="Identity()"),
+    # a class that is no module, with `train`/`eval` methods of its own
+    "self_fit_not_a_module": _self_fit(base="object"),
     # the function gives the name a plain convolution before running it; the block of that name is built elsewhere
     "rebound_before_the_run": _BLOCK_AND_CONV
     + """
@@ -504,7 +554,7 @@ CORRECT: dict[str, str] = {
                 self.fc = nn.Linear(4, 2)
 
             def forward(self, x):
-                return self.fc(self.drop(x))
+                return self.fc(self.inner(x))
 
 
         class Policy(nn.Module):

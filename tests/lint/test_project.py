@@ -21,9 +21,10 @@ def validate(model, loader):
 BUG = "  # expect: GM501"
 
 
-def _found(root: Path, jobs: int = 1, code: str = "GM501") -> set[Located]:
+def _found(root: Path, jobs: int = 1, code: str | None = "GM501") -> set[Located]:
+    """The findings of one rule (``code``), or of all (None)."""
     result = lint_from(root, jobs)
-    return {(Path(f.path).as_posix(), f.line, f.code) for f in result.findings if f.code == code}
+    return {(Path(f.path).as_posix(), f.line, f.code) for f in result.findings if code in (None, f.code)}
 
 
 CALLERS = {
@@ -1029,3 +1030,104 @@ def test_a_global_built_from_an_imported_class_is_followed_into_functions(tmp_pa
     model = RIFE_MODEL.format(decorator="", body="return self.flownet(torch.cat((img0, img1), 1))")
     write_tree(tmp_path, {"model/__init__.py": "", "model/RIFE.py": model, "run.py": SCRIPT_FUNCTION.format(mark=BUG)})
     assert _found(tmp_path) == expected_findings(tmp_path) != set()
+
+
+COMMON = "import torch.nn as nn\nimport torch.nn.functional as F\nfrom torch.autograd import *\n"
+
+STAR_MODEL = """\
+from common import *
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return F.dropout(self.fc(x), 0.5){mark}
+
+
+def evaluate(model, x):
+    return model(Variable(x, volatile=True)){volatile}
+
+
+def predict(model, x):
+    model.eval()
+    with no_grad():
+        return model(x)
+"""
+
+STARS = {
+    "the project's module's imports": ({"common.py": COMMON}, " # expect: GM101", " # expect: GM601"),
+    "through a module that star-imports another": (
+        {"common.py": "from base import *\n", "base.py": COMMON},
+        " # expect: GM101",
+        " # expect: GM601",
+    ),
+    "names its `__all__` lists": ({"common.py": COMMON + "__all__ = ['nn', 'F']\n"}, " # expect: GM101", ""),
+    "a module that names no file of the project": ({}, "", ""),
+    "two modules star-importing each other": (
+        {"common.py": COMMON + "from model import *\n"},
+        " # expect: GM101",
+        " # expect: GM601",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(STARS))
+def test_names_a_star_import_of_the_projects_module_binds_are_its_imports(tmp_path: Path, case: str) -> None:
+    """``from common import *`` binds what ``common.py`` imports (``F``, and ``Variable`` and ``no_grad`` from its own
+    ``from torch.autograd import *``), as far as its ``__all__`` lets through: ``F.dropout`` without ``training=`` is
+    found, ``with no_grad():`` turns gradients off. A module the project does not have binds nothing known."""
+    files, mark, volatile = STARS[case]
+    write_tree(tmp_path, {**files, "model.py": STAR_MODEL.format(mark=mark, volatile=volatile)})
+    assert _found(tmp_path, code=None) == expected_findings(tmp_path)
+
+
+STAR_TORCH = """\
+{imports}
+
+
+def evaluate(model, x):
+    return model(Variable(x, volatile=True)){volatile}
+
+
+def predict(model, x):
+    model.eval()
+    with no_grad():
+        return model(x)
+
+
+def drop(x):
+    return dropout(x, 0.5){dropout}
+"""
+
+TORCH_STARS = {
+    "from torch.autograd import *": ("from torch.autograd import *", " # expect: GM601", ""),
+    "from torch.nn.functional import *": (
+        "from torch.autograd import *\nfrom torch.nn.functional import *",
+        " # expect: GM601",
+        " # expect: GM101",
+    ),
+    "an explicit import of the name wins": (
+        "from torch.autograd import *\nfrom mylib import Variable, no_grad",
+        "",
+        "",
+    ),
+    "a definition of the module wins": (
+        "from torch.nn.functional import *\nfrom torch.autograd import *\n\n\ndef dropout(x, p):\n    return x\n\n\n"
+        "class Variable:\n    def __init__(self, x, volatile=False):\n        self.x = x",
+        "",
+        "",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(TORCH_STARS))
+def test_a_star_import_of_torch_binds_what_torch_exports(tmp_path: Path, case: str) -> None:
+    """``from torch.autograd import *`` binds ``Variable`` and ``no_grad``, ``from torch.nn.functional import *``
+    binds ``dropout``, unless the module imports or defines the name itself. ``predict`` stays silent throughout:
+    ``no_grad`` from a star import turns gradients off."""
+    imports, volatile, dropout = TORCH_STARS[case]
+    write_tree(tmp_path, {"run.py": STAR_TORCH.format(imports=imports, volatile=volatile, dropout=dropout)})
+    assert _found(tmp_path, code=None) == expected_findings(tmp_path)

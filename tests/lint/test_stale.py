@@ -55,6 +55,14 @@ LEFT_OUT = {
     "a name the module does not define": ("from data.model import Gone", "imports `Gone` from `data.model`"),
     "a module that does not parse": ("from data.broken import f", "whose file `data/broken.py` cannot be parsed"),
     "a package moved into a folder": ("from data.stage import Stage", "imports `data.stage`"),
+    "a relative import of a moved module": (
+        "from ..data.loader import Loader",
+        "imports `..data.loader`, which the project does not have",
+    ),
+    "a relative import of a name the module does not define": (
+        "from ..data.model import Gone",
+        "imports `Gone` from `..data.model`",
+    ),
 }
 
 
@@ -77,7 +85,9 @@ STILL_REPORTED = {
     "a missing module with a compiled file of its name beside": "from data.ext import kernel",
     "a module outside the project": "from torchvision.models import resnet18",
     "a single name (a folder on sys.path may hold it)": "import loader",
-    "a relative import": "from .data.loader import Loader",
+    "a relative import of a module of the project": "from ..data.sets.loader import Loader",
+    "a relative import of a module that lies nowhere under its package": "from .data.loader import Loader",
+    "a relative import above the run's root": "from ...data.loader import Loader",
     "an import inside `try`": "try:\n    from data.loader import Loader\nexcept ImportError:\n    Loader = None",
     "an import inside a function": "def load():\n    from data.loader import Loader",
     "a module with `import *`": "from data.star import Anything",
