@@ -2,13 +2,17 @@
 verdict, a search of the same trees for every pattern the rules target (each candidate judged), and from them
 precision, findings per 1,000 files, recall and speed.
 
-The trees are fetched outside this repository (their code is never committed here), one folder per repository,
-named as in ``REPOS``, each at the commit listed there. Verdicts are kept in ``docs/lint_corpus_verdicts.json``;
+The trees are laid out outside this repository (their code is never committed here), one folder per repository,
+named as in ``REPOS``, each at the commit listed there: its ``*.py`` files and its ``pyproject.toml`` and
+``setup.cfg`` files (a ``requires-python`` there decides whether a file of newer syntax is a finding), nothing else.
+``--lay-out CLONES`` writes them from git clones at ``CLONES/<owner>/<name>`` (bare or not, holding the commit).
+Verdicts are kept in ``docs/lint_corpus_verdicts.json``;
 ``--write`` renders ``docs/lint_corpus.md`` from the run and the verdicts. A finding or a candidate without a
 verdict is listed as unjudged, and the run exits 1.
 
 Run from the repository root::
 
+    python scripts/check_lint_corpus.py /tmp/lint_corpus --lay-out ~/clones   # the trees first, from clones
     python scripts/check_lint_corpus.py /tmp/lint_corpus                 # figures, and what is unjudged
     python scripts/check_lint_corpus.py /tmp/lint_corpus --write         # also docs/lint_corpus.md
 
@@ -24,6 +28,7 @@ import ast
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -11375,6 +11380,54 @@ def measure(corpus: Path, rounds: set[int] | None = None) -> dict:
     return {"rows": rows, "findings": findings, "candidates": candidates}
 
 
+#: What of a repository is laid out: what the linter reads (``*.py``, and the project settings it consults).
+_LAID_OUT = re.compile(r"(?:\.py|(?:^|/)(?:pyproject\.toml|setup\.cfg))$")
+_MARK = ".laid-out"  # in each tree: the commit it holds, written last
+
+
+def lay_out(repo: Repo, clones: Path, corpus: Path) -> list[str]:
+    """Write ``repo``'s tree at its commit into ``corpus/<folder>`` from the clone ``clones/<owner>/<name>``;
+    a tree already laid out at that commit is kept. Returns the paths whose content the clone lacks (a partial
+    clone's large files), which are left out."""
+    target = corpus / repo.folder
+    mark = target / _MARK
+    if mark.is_file() and mark.read_text().strip() == repo.commit:
+        return []
+    clone = clones / repo.github
+    if not clone.is_dir():
+        raise SystemExit(f"{clone}: missing; clone {repo.github} there (it must hold {repo.commit})")
+    listing = subprocess.run(
+        ["git", "-C", str(clone), "ls-tree", "-r", "-z", repo.commit], capture_output=True, check=True
+    ).stdout.decode("utf-8", errors="surrogateescape")
+    blobs = []
+    for entry in filter(None, listing.split("\0")):
+        info, path = entry.split("\t", 1)
+        if info.split()[1] == "blob" and _LAID_OUT.search(path):
+            blobs.append((info.split()[2], path))
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    request = "".join(f"{sha}\n" for sha, _ in blobs).encode()
+    out = subprocess.run(
+        ["git", "-C", str(clone), "cat-file", "--batch"], input=request, capture_output=True, check=True
+    ).stdout
+    lacking, at = [], 0
+    for _, path in blobs:
+        end = out.index(b"\n", at)
+        header = out[at:end].split()
+        at = end + 1
+        if header[-1] == b"missing":
+            lacking.append(path)
+            continue
+        size = int(header[2])
+        destination = target / path
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        destination.write_bytes(out[at : at + size])
+        at += size + 1
+    mark.write_text(repo.commit + "\n")
+    return lacking
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", type=Path, help="folder holding one folder per repository of REPOS")
@@ -11383,7 +11436,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rounds", type=int, nargs="+", metavar="N", help="measure these rounds only (--write: their block only)"
     )
+    parser.add_argument("--lay-out", type=Path, metavar="CLONES", help="first the trees, from CLONES/<owner>/<name>")
     args = parser.parse_args(argv)
+    if args.lay_out:
+        for repo in REPOS:
+            if args.rounds is None or repo.round in args.rounds:
+                for path in lay_out(repo, args.lay_out, args.corpus):
+                    print(f"{repo.folder}/{path}: not in the clone, left out", file=sys.stderr)
     run = measure(args.corpus, set(args.rounds) if args.rounds else None)
     verdicts = json.loads(VERDICTS.read_text()) if VERDICTS.is_file() else {"findings": {}, "candidates": {}}
     figures, unjudged = evaluate(run, verdicts)

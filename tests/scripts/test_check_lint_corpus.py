@@ -1,10 +1,14 @@
-"""scripts/check_lint_corpus.py's report blocks: rounds measured at different times keep blocks of their own, and
-a later run over all of them replaces them by one."""
+"""scripts/check_lint_corpus.py: its report blocks (rounds measured at different times keep blocks of their own,
+and a later run over all of them replaces them by one), and the trees it lays out from git clones (at the commit
+listed, with what the linter reads and nothing else)."""
 
 from __future__ import annotations
 
 import importlib.util
+import os
+import subprocess
 import sys
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -50,3 +54,52 @@ def test_a_run_over_all_rounds_replaces_every_block_it_covers(corpus: ModuleType
 
 def test_the_block_names_the_commit_whose_rules_made_it(corpus: ModuleType) -> None:
     assert corpus._rules_commit().startswith("`")
+
+
+def git(folder: Path, *args: str) -> str:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@b", "GIT_COMMITTER_NAME": "a",
+           "GIT_COMMITTER_EMAIL": "a@b"}  # fmt: skip
+    return subprocess.run(["git", "-C", str(folder), *args], env=env, check=True, capture_output=True, text=True).stdout
+
+
+def test_a_tree_is_laid_out_at_its_commit_with_what_the_linter_reads(corpus: ModuleType, tmp_path: Path) -> None:
+    clone = tmp_path / "clones" / "someone" / "project"
+    clone.mkdir(parents=True)
+    git(clone, "init", "-q")
+    files = {
+        "train.py": "model.eval()\n",
+        "pkg/__init__.py": "",
+        "sub/pyproject.toml": "[project]\nrequires-python = '>=3.14'\n",
+        "setup.cfg": "[metadata]\n",
+        "README.md": "# not read\n",
+        "data/weights.bin": "\0",
+        "notes.py.txt": "not Python\n",
+    }
+    for path, text in files.items():
+        (clone / path).parent.mkdir(parents=True, exist_ok=True)
+        (clone / path).write_text(text)
+    git(clone, "add", "-A")
+    git(clone, "commit", "-qm", "first")
+    commit = git(clone, "rev-parse", "HEAD").strip()
+    (clone / "train.py").write_text("model.train()\n")  # a later commit: not the one laid out
+    (clone / "later.py").write_text("")
+    git(clone, "add", "-A")
+    git(clone, "commit", "-qm", "second")
+
+    repo = corpus.Repo("project", "someone/project", commit, "research", 99)
+    assert corpus.lay_out(repo, tmp_path / "clones", tmp_path / "corpus") == []
+    tree = tmp_path / "corpus" / "project"
+    laid = sorted(str(p.relative_to(tree)) for p in tree.rglob("*") if p.is_file())
+    assert laid == [".laid-out", "pkg/__init__.py", "setup.cfg", "sub/pyproject.toml", "train.py"]
+    assert (tree / "train.py").read_text() == "model.eval()\n"
+    assert (tree / "sub/pyproject.toml").read_text() == files["sub/pyproject.toml"]
+
+    (tree / "train.py").write_text("edited")  # laid out at that commit already: kept as it is
+    corpus.lay_out(repo, tmp_path / "clones", tmp_path / "corpus")
+    assert (tree / "train.py").read_text() == "edited"
+
+
+def test_a_missing_clone_names_what_to_clone(corpus: ModuleType, tmp_path: Path) -> None:
+    repo = corpus.Repo("project", "someone/project", "0" * 40, "research", 99)
+    with pytest.raises(SystemExit, match="clone someone/project there"):
+        corpus.lay_out(repo, tmp_path, tmp_path / "corpus")
