@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import importlib.util
 import os
 import sys
 import threading
@@ -13,6 +12,7 @@ from typing import Any
 import pytest
 
 from gradmode_plugin.blame import ORIGINS, StepLocator, where
+from tests.helpers.modules import load_module
 
 CALLER = "from gradmode_plugin.blame import where\n\n\ndef blame():\n    return where(0)\n"
 
@@ -20,11 +20,7 @@ CALLER = "from gradmode_plugin.blame import where\n\n\ndef blame():\n    return 
 def _load(path: Path, name: str) -> Any:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(CALLER)
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module(path, name)
 
 
 @pytest.mark.parametrize("folder", ["lightning", "hydra", "torch", "pytorch_lightning", "concurrent"])

@@ -4,7 +4,6 @@ there, the tables registries hold are generated from them, every page is in the 
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import subprocess
 import sys
@@ -17,6 +16,7 @@ import yaml
 
 from gradmode_plugin.kinds import REGISTRY
 from gradmode_plugin.lint.rules import RULES
+from tests.helpers.modules import load_module
 from tests.helpers.process import REPO
 
 DOCS = REPO / "docs"
@@ -27,11 +27,7 @@ HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
 
 def load_hooks() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("docs_hooks", DOCS / "_hooks.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module(DOCS / "_hooks.py", "docs_hooks")
 
 
 def documents() -> list[Path]:
@@ -194,11 +190,7 @@ def test_the_site_builds_strictly(built_site: tuple[Path, subprocess.CompletedPr
 
 
 def load_layout_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("check_docs_layout", REPO / "scripts" / "check_docs_layout.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module(REPO / "scripts" / "check_docs_layout.py", "check_docs_layout")
 
 
 @pytest.mark.slow

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from gradmode_plugin.kinds import KINDS
 from gradmode_plugin.lint.rules import RULES, RULES_BY_CODE, rules_for_kind, select_codes
+from tests.helpers.modules import load_module
 from tests.helpers.process import REPO
 
 
@@ -54,15 +55,11 @@ def test_select_codes() -> None:
 
 
 def test_docs_table_lists_every_rule_with_its_kinds() -> None:
-    import importlib.util
 
     page = (REPO / "docs" / "lint.md").read_text()
     section = page.split("\n## Rules\n", 1)[1].split("\n## ", 1)[0]
     assert "<!-- table: lint-rules -->" in section, "the rules table is generated from RULES (docs/_hooks.py)"
-    spec = importlib.util.spec_from_file_location("docs_hooks", REPO / "docs" / "_hooks.py")
-    assert spec is not None and spec.loader is not None
-    hooks = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hooks)
+    hooks = load_module(REPO / "docs" / "_hooks.py", "docs_hooks")
     rows = re.findall(r"^\| `(GM\d{3})` \|(.*)$", hooks.render(section), flags=re.MULTILINE)
     assert [code for code, _ in rows] == [rule.code for rule in RULES]
     for code, rest in rows:

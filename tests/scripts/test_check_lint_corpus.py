@@ -4,15 +4,14 @@ listed, with what the linter reads and nothing else)."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from tests.helpers.modules import load_module
 from tests.helpers.process import REPO
 
 SCRIPT = REPO / "scripts" / "check_lint_corpus.py"
@@ -20,12 +19,7 @@ SCRIPT = REPO / "scripts" / "check_lint_corpus.py"
 
 @pytest.fixture(scope="module")
 def corpus() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("check_lint_corpus", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["check_lint_corpus"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_module(SCRIPT, "check_lint_corpus", register=True)
 
 
 def block(corpus: ModuleType, rounds: list[int], body: str) -> str:

@@ -3,7 +3,6 @@ correct models, and not clean for a planted functional-dropout bug; the command 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -14,6 +13,7 @@ import pytest
 import torch
 from torch import nn
 
+from tests.helpers.modules import load_module
 from tests.helpers.process import REPO, run_process
 
 pytest.importorskip("timm")
@@ -25,12 +25,7 @@ SCRIPT = REPO / "scripts" / "check_registries.py"
 
 @pytest.fixture(scope="module")
 def sweep() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("check_registries", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["check_registries"] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+    return load_module(SCRIPT, "check_registries", register=True)  # dataclasses look their module up by name
 
 
 def assert_passed(record: dict[str, Any]) -> None:
