@@ -97,3 +97,11 @@ def test_a_missing_clone_names_what_to_clone(corpus: ModuleType, tmp_path: Path)
     repo = corpus.Repo("project", "someone/project", "0" * 40, "research", 99)
     with pytest.raises(SystemExit, match="clone someone/project there"):
         corpus.lay_out(repo, tmp_path, tmp_path / "corpus")
+
+
+def test_the_queued_rounds_hold_only_repositories_not_met_before(corpus: ModuleType) -> None:
+    met = {repo.github.lower() for repo in corpus.REPOS}
+    queued = [name.lower() for names in corpus.QUEUED.values() for name in names]
+    assert len(queued) == len(set(queued)), "a repository queued twice"
+    assert not met & set(queued), "a queued repository is in the corpus already"
+    assert all(number > max(repo.round for repo in corpus.REPOS) for number in corpus.QUEUED)
