@@ -3,8 +3,9 @@ verdict, a search of the same trees for every pattern the rules target (each can
 precision, findings per 1,000 files, recall and speed.
 
 The trees are laid out outside this repository (their code is never committed here), one folder per repository,
-named as in ``REPOS``, each at the commit listed there: its ``*.py`` files and its ``pyproject.toml`` and
-``setup.cfg`` files (a ``requires-python`` there decides whether a file of newer syntax is a finding), nothing else.
+named as in ``REPOS``, each at the commit listed there: its ``*.py`` files, its ``pyproject.toml`` files (a
+``requires-python`` there decides whether a file of newer syntax is a finding) and, as the trees were always laid
+out, its ``setup.cfg`` files (the linter reads none); nothing else.
 ``--lay-out CLONES`` writes them from git clones at ``CLONES/<owner>/<name>`` (bare or not, holding the commit).
 Verdicts are kept in ``docs/lint_corpus_verdicts.json``;
 ``--write`` renders ``docs/lint_corpus.md`` from the run and the verdicts. A finding or a candidate without a
@@ -11547,7 +11548,7 @@ def measure(corpus: Path, rounds: set[int] | None = None) -> dict:
     return {"rows": rows, "findings": findings, "candidates": candidates}
 
 
-#: What of a repository is laid out: what the linter reads (``*.py``, and the project settings it consults).
+#: What of a repository is laid out: what the linter reads (``*.py``, ``pyproject.toml``), and ``setup.cfg`` as before.
 _LAID_OUT = re.compile(r"(?:\.py|(?:^|/)(?:pyproject\.toml|setup\.cfg))$")
 _MARK = ".laid-out"  # in each tree: the commit it holds, written last
 
