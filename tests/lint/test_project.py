@@ -1034,7 +1034,20 @@ def test_a_global_built_from_an_imported_class_is_followed_into_functions(tmp_pa
 
 COMMON = "import torch.nn as nn\nimport torch.nn.functional as F\nfrom torch.autograd import *\n"
 
-STAR_MODEL = """\
+#: Code that reads names a star import binds: ``Variable`` (GM601 where it is torch's) and ``no_grad``.
+STAR_CALLS = """\
+def evaluate(model, x):
+    return model(Variable(x, volatile=True)){volatile}
+
+
+def predict(model, x):
+    model.eval()
+    with no_grad():
+        return model(x)
+"""
+
+STAR_MODEL = (
+    """\
 from common import *
 
 
@@ -1047,15 +1060,9 @@ class Net(nn.Module):
         return F.dropout(self.fc(x), 0.5){mark}
 
 
-def evaluate(model, x):
-    return model(Variable(x, volatile=True)){volatile}
-
-
-def predict(model, x):
-    model.eval()
-    with no_grad():
-        return model(x)
 """
+    + STAR_CALLS
+)
 
 STARS = {
     "the project's module's imports": ({"common.py": COMMON}, " # expect: GM101", " # expect: GM601"),
@@ -1084,23 +1091,15 @@ def test_names_a_star_import_of_the_projects_module_binds_are_its_imports(tmp_pa
     assert _found(tmp_path, code=None) == expected_findings(tmp_path)
 
 
-STAR_TORCH = """\
-{imports}
-
-
-def evaluate(model, x):
-    return model(Variable(x, volatile=True)){volatile}
-
-
-def predict(model, x):
-    model.eval()
-    with no_grad():
-        return model(x)
-
+STAR_TORCH = (
+    "{imports}\n\n\n"
+    + STAR_CALLS
+    + """
 
 def drop(x):
     return dropout(x, 0.5){dropout}
 """
+)
 
 TORCH_STARS = {
     "from torch.autograd import *": ("from torch.autograd import *", " # expect: GM601", ""),
