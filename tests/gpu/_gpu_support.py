@@ -115,6 +115,25 @@ def restored_torch_flags() -> Iterator[None]:
         _restore(deterministic, warn_only, benchmark, cublas, sync_mode)
 
 
+@contextlib.contextmanager
+def deterministic_cuda() -> Iterator[None]:
+    """Deterministic CUDA algorithms (cuBLAS's workspace fixed) for the block, then every flag as it was: two runs
+    of the same training on a GPU then give bitwise the same weights."""
+    with restored_torch_flags():
+        os.environ["CUBLAS_WORKSPACE_CONFIG"] = ":4096:8"
+        torch.use_deterministic_algorithms(True)
+        yield
+
+
+def reset_accelerate() -> None:
+    """Accelerate keeps its settings (mixed precision among them) in process-wide singletons; transformers' Trainer
+    builds on them too."""
+    from accelerate.state import AcceleratorState, GradientState
+
+    AcceleratorState._reset_state(reset_partial_state=True)
+    GradientState._reset_state()
+
+
 def _restore(deterministic: bool, warn_only: bool, benchmark: bool, cublas: str | None, sync_mode: int) -> None:
     torch.use_deterministic_algorithms(deterministic, warn_only=warn_only)
     torch.backends.cudnn.benchmark = benchmark

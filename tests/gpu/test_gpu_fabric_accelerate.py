@@ -3,33 +3,21 @@ numbers with the guard, and a bug planted in the evaluation loop is raised at it
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-import torch
 
 from gradmode_plugin import GradModeViolation
-from tests.gpu._gpu_support import REQUIRES_BF16, REQUIRES_CUDA, restored_torch_flags
+from tests.gpu._gpu_support import REQUIRES_BF16, REQUIRES_CUDA, deterministic_cuda, reset_accelerate
 from tests.helpers.loops import accelerate_fit, fabric_fit, same
 
 pytestmark = [pytest.mark.gpu, REQUIRES_CUDA]
 
 
-def _reset_accelerate() -> None:
-    """Accelerate keeps its settings (mixed precision among them) in process-wide singletons."""
-    from accelerate.state import AcceleratorState, GradientState
-
-    AcceleratorState._reset_state(reset_partial_state=True)
-    GradientState._reset_state()
-
-
 @pytest.fixture(autouse=True)
 def _deterministic() -> Iterator[None]:
-    with restored_torch_flags():
-        os.environ["CUBLAS_WORKSPACE_CONFIG"] = ":4096:8"
-        torch.use_deterministic_algorithms(True)
+    with deterministic_cuda():
         yield
 
 
@@ -54,8 +42,8 @@ def test_a_fabric_loop_on_cuda(precision: str) -> None:
 @pytest.mark.parametrize("mixed_precision", ["no", "fp16", pytest.param("bf16", marks=REQUIRES_BF16)])
 def test_an_accelerate_loop_on_cuda(mixed_precision: str) -> None:
     pytest.importorskip("accelerate")
-    _reset_accelerate()
+    reset_accelerate()
     try:
         _same_and_caught(accelerate_fit, 1, cpu=False, mixed_precision=mixed_precision)
     finally:
-        _reset_accelerate()
+        reset_accelerate()

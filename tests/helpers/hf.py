@@ -7,6 +7,7 @@ import logging
 from pathlib import Path
 from typing import Any, Final
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -228,3 +229,32 @@ def make_trainer(
 
 def without_timings(metrics: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in metrics.items() if not any(t in k for t in TIMING_KEYS)}
+
+
+def outcome(arch: str, out: Path, guard: bool, **args: Any) -> dict[str, Any]:
+    """Everything a user sees of ``train()``, ``evaluate()`` and ``predict()``, with or without ``HFGradModeGuard``:
+    metrics and log history (timings left out), predictions, the model's mode after each, and the final weights."""
+    from gradmode_plugin import HFGradModeGuard
+
+    trainer = make_trainer(arch, out, callbacks=[HFGradModeGuard()] if guard else None, **args)
+    result: dict[str, Any] = {"train": without_timings(trainer.train().metrics)}
+    result["history"] = [without_timings(entry) for entry in trainer.state.log_history]
+    result["evaluate"] = without_timings(trainer.evaluate())
+    result["training_after_evaluate"] = trainer.model.training
+    predicted = trainer.predict(data_for(arch, seed=3))
+    result["predictions"] = predicted.predictions
+    result["training_after_predict"] = trainer.model.training
+    result["weights"] = {k: v.clone() for k, v in trainer.model.state_dict().items()}
+    return result
+
+
+def assert_same_outcome(plain: dict[str, Any], guarded: dict[str, Any]) -> None:
+    """Two :func:`outcome` results are bitwise the same, and the run did evaluate during training."""
+    assert plain["history"] and any("eval_loss" in entry for entry in plain["history"])
+    for key in ("train", "history", "evaluate", "training_after_evaluate", "training_after_predict"):
+        assert guarded[key] == plain[key], key
+    predictions = (plain["predictions"], guarded["predictions"])
+    for a, b in zip(*(p if isinstance(p, tuple) else (p,) for p in predictions)):
+        assert np.array_equal(a, b)
+    for name, weight in plain["weights"].items():
+        assert torch.equal(weight, guarded["weights"][name]), name

@@ -8,13 +8,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 import torch
 from safetensors.torch import load_file
 
 from gradmode_plugin import HFGradModeGuard
-from tests.helpers.hf import data_for, make_trainer, without_timings
+from tests.helpers.hf import assert_same_outcome, data_for, make_trainer, outcome, without_timings
 
 
 def _state(trainer: Any) -> tuple[dict[str, Any], dict[str, Any], dict[str, bool], dict[str, Any]]:
@@ -27,34 +26,22 @@ def _state(trainer: Any) -> tuple[dict[str, Any], dict[str, Any], dict[str, bool
     )
 
 
-def _outcome(arch: str, out: Path, guard: bool, **args: Any) -> dict[str, Any]:
-    callbacks = [HFGradModeGuard()] if guard else None
-    trainer = make_trainer(arch, out, callbacks=callbacks, **args)
-    result: dict[str, Any] = {"train": without_timings(trainer.train().metrics)}
-    result["history"] = [without_timings(entry) for entry in trainer.state.log_history]
-    result["evaluate"] = without_timings(trainer.evaluate())
-    result["training_after_evaluate"] = trainer.model.training
-    predicted = trainer.predict(data_for(arch, seed=3))
-    result["predictions"] = predicted.predictions
-    result["training_after_predict"] = trainer.model.training
-    result["weights"] = {k: v.clone() for k, v in trainer.model.state_dict().items()}
-    return result
+#: Training with evaluation every step and at the start, logged every step: every path into evaluation in one run.
+EVALUATING_RUN: dict[str, Any] = {
+    "eval_strategy": "steps",
+    "eval_steps": 1,
+    "max_steps": 2,
+    "eval_on_start": True,
+    "logging_strategy": "steps",
+    "logging_steps": 1,
+}
 
 
 @pytest.mark.parametrize("arch", ["bert", pytest.param("t5", marks=pytest.mark.slow)])
 def test_correct_code_computes_bitwise_the_same(tmp_path: Path, arch: str) -> None:
-    args = {"eval_strategy": "steps", "eval_steps": 1, "max_steps": 2, "eval_on_start": True, "logging_steps": 1}
-    args["logging_strategy"] = "steps"
-    plain = _outcome(arch, tmp_path / "plain", False, **args)
-    guarded = _outcome(arch, tmp_path / "guarded", True, **args)
-    assert plain["history"] and any("eval_loss" in entry for entry in plain["history"])
-    for key in ("train", "history", "evaluate", "training_after_evaluate", "training_after_predict"):
-        assert guarded[key] == plain[key], key
-    predictions = (plain["predictions"], guarded["predictions"])
-    for a, b in zip(*(p if isinstance(p, tuple) else (p,) for p in predictions)):
-        assert np.array_equal(a, b)
-    for name, weight in plain["weights"].items():
-        assert torch.equal(weight, guarded["weights"][name]), name
+    plain = outcome(arch, tmp_path / "plain", False, **EVALUATING_RUN)
+    guarded = outcome(arch, tmp_path / "guarded", True, **EVALUATING_RUN)
+    assert_same_outcome(plain, guarded)
     assert plain["training_after_evaluate"] is False  # what transformers leaves, kept
 
 
