@@ -11841,12 +11841,13 @@ def measure(corpus: Path, rounds: set[int] | None = None) -> dict:
 #: What of a repository is laid out: what the linter reads (``*.py``, ``pyproject.toml``), and ``setup.cfg`` as before.
 _LAID_OUT = re.compile(r"(?:\.py|(?:^|/)(?:pyproject\.toml|setup\.cfg))$")
 _MARK = ".laid-out"  # in each tree: the commit it holds, written last
+_SYMLINK = "120000"  # git's mode of a symbolic link, whose blob is the path it points to
 
 
 def lay_out(repo: Repo, clones: Path, corpus: Path) -> list[str]:
-    """Write ``repo``'s tree at its commit into ``corpus/<folder>`` from the clone ``clones/<owner>/<name>``;
-    a tree already laid out at that commit is kept. Returns the paths whose content the clone lacks (a partial
-    clone's large files), which are left out."""
+    """Write ``repo``'s tree at its commit into ``corpus/<folder>`` from the clone ``clones/<owner>/<name>``, a
+    symbolic link as a link (as a checkout makes it); a tree already laid out at that commit is kept. Returns the
+    paths whose content the clone lacks (a partial clone's large files), which are left out."""
     target = corpus / repo.folder
     mark = target / _MARK
     if mark.is_file() and mark.read_text().strip() == repo.commit:
@@ -11857,11 +11858,14 @@ def lay_out(repo: Repo, clones: Path, corpus: Path) -> list[str]:
     listing = subprocess.run(
         ["git", "-C", str(clone), "ls-tree", "-r", "-z", repo.commit], capture_output=True, check=True
     ).stdout.decode("utf-8", errors="surrogateescape")
-    blobs = []
+    blobs, links = [], set()
     for entry in filter(None, listing.split("\0")):
         info, path = entry.split("\t", 1)
-        if info.split()[1] == "blob" and _LAID_OUT.search(path):
-            blobs.append((info.split()[2], path))
+        mode, kind, sha = info.split()
+        if kind == "blob" and _LAID_OUT.search(path):
+            blobs.append((sha, path))
+            if mode == _SYMLINK:
+                links.add(path)
     if target.exists():
         shutil.rmtree(target)
     target.mkdir(parents=True)
@@ -11880,7 +11884,10 @@ def lay_out(repo: Repo, clones: Path, corpus: Path) -> list[str]:
         size = int(header[2])
         destination = target / path
         destination.parent.mkdir(parents=True, exist_ok=True)
-        destination.write_bytes(out[at : at + size])
+        if path in links:  # as a checkout makes it: a link to the path the blob holds, read through by the linter
+            destination.symlink_to(os.fsdecode(out[at : at + size]))
+        else:
+            destination.write_bytes(out[at : at + size])
         at += size + 1
     mark.write_text(repo.commit + "\n")
     return lacking

@@ -72,6 +72,8 @@ def test_a_tree_is_laid_out_at_its_commit_with_what_the_linter_reads(corpus: Mod
     for path, text in files.items():
         (clone / path).parent.mkdir(parents=True, exist_ok=True)
         (clone / path).write_text(text)
+    (clone / "recipe").mkdir()
+    (clone / "recipe" / "train.py").symlink_to("../train.py")  # a recipe reusing the file, as speech toolkits do
     git(clone, "add", "-A")
     git(clone, "commit", "-qm", "first")
     commit = git(clone, "rev-parse", "HEAD").strip()
@@ -84,8 +86,10 @@ def test_a_tree_is_laid_out_at_its_commit_with_what_the_linter_reads(corpus: Mod
     assert corpus.lay_out(repo, tmp_path / "clones", tmp_path / "corpus") == []
     tree = tmp_path / "corpus" / "project"
     laid = sorted(str(p.relative_to(tree)) for p in tree.rglob("*") if p.is_file())
-    assert laid == [".laid-out", "pkg/__init__.py", "setup.cfg", "sub/pyproject.toml", "train.py"]
+    assert laid == [".laid-out", "pkg/__init__.py", "recipe/train.py", "setup.cfg", "sub/pyproject.toml", "train.py"]
     assert (tree / "train.py").read_text() == "model.eval()\n"
+    assert (tree / "recipe" / "train.py").is_symlink()
+    assert (tree / "recipe" / "train.py").read_text() == "model.eval()\n"  # not the link's path as its text
     assert (tree / "sub/pyproject.toml").read_text() == files["sub/pyproject.toml"]
 
     (tree / "train.py").write_text("edited")  # laid out at that commit already: kept as it is
