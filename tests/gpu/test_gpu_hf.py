@@ -14,7 +14,7 @@ pytest.importorskip("accelerate")
 
 from gradmode_plugin import GradModeViolation, HFGradModeGuard
 from tests.gpu._gpu_support import REQUIRES_BF16, REQUIRES_CUDA, deterministic_cuda, reset_accelerate
-from tests.helpers.hf import BUGS, assert_same_outcome, make_trainer, outcome, planted_lines
+from tests.helpers.hf import BUGS, EVALUATING_RUN, assert_same_outcome, make_trainer, outcome, planted_lines
 
 pytestmark = [pytest.mark.gpu, REQUIRES_CUDA]
 
@@ -24,16 +24,8 @@ PRECISIONS = [
     pytest.param({"fp16": True}, id="fp16"),
     pytest.param({"bf16": True}, id="bf16", marks=REQUIRES_BF16),
 ]
-#: Training with evaluation every step and at the start, logged every step, on the GPU.
-EVALUATING_RUN: dict[str, Any] = {
-    "use_cpu": False,
-    "eval_strategy": "steps",
-    "eval_steps": 1,
-    "max_steps": 2,
-    "eval_on_start": True,
-    "logging_strategy": "steps",
-    "logging_steps": 1,
-}
+#: The CPU tests' training run with its evaluations, on the GPU.
+ON_GPU: dict[str, Any] = {**EVALUATING_RUN, "use_cpu": False}
 
 
 @pytest.fixture(autouse=True)
@@ -51,9 +43,9 @@ def _deterministic() -> Iterator[None]:
 def test_correct_code_computes_bitwise_the_same_on_cuda(tmp_path: Path, arch: str, precision: dict[str, Any]) -> None:
     if arch == "t5" and precision.get("fp16"):
         pytest.skip("T5 is not trained in fp16 (its activations overflow half precision)")
-    plain = outcome(arch, tmp_path / "plain", False, **EVALUATING_RUN, **precision)
+    plain = outcome(arch, tmp_path / "plain", False, **ON_GPU, **precision)
     reset_accelerate()
-    guarded = outcome(arch, tmp_path / "guarded", True, **EVALUATING_RUN, **precision)
+    guarded = outcome(arch, tmp_path / "guarded", True, **ON_GPU, **precision)
     assert_same_outcome(plain, guarded)
     assert all(weight.is_cuda for weight in plain["weights"].values())
     assert plain["training_after_evaluate"] is False

@@ -231,6 +231,17 @@ def without_timings(metrics: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in metrics.items() if not any(t in k for t in TIMING_KEYS)}
 
 
+#: Training with evaluation every step and at the start, logged every step: every path into evaluation in one run.
+EVALUATING_RUN: dict[str, Any] = {
+    "eval_strategy": "steps",
+    "eval_steps": 1,
+    "max_steps": 2,
+    "eval_on_start": True,
+    "logging_strategy": "steps",
+    "logging_steps": 1,
+}
+
+
 def outcome(arch: str, out: Path, guard: bool, **args: Any) -> dict[str, Any]:
     """Everything a user sees of ``train()``, ``evaluate()`` and ``predict()``, with or without ``HFGradModeGuard``:
     metrics and log history (timings left out), predictions, the model's mode after each, and the final weights."""

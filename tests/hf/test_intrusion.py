@@ -13,7 +13,7 @@ import torch
 from safetensors.torch import load_file
 
 from gradmode_plugin import HFGradModeGuard
-from tests.helpers.hf import assert_same_outcome, data_for, make_trainer, outcome, without_timings
+from tests.helpers.hf import EVALUATING_RUN, assert_same_outcome, data_for, make_trainer, outcome, without_timings
 
 
 def _state(trainer: Any) -> tuple[dict[str, Any], dict[str, Any], dict[str, bool], dict[str, Any]]:
@@ -24,17 +24,6 @@ def _state(trainer: Any) -> tuple[dict[str, Any], dict[str, Any], dict[str, bool
         {name: m.training for name, m in model.named_modules()},
         {name: dict(vars(m)) for name, m in model.named_modules()},
     )
-
-
-#: Training with evaluation every step and at the start, logged every step: every path into evaluation in one run.
-EVALUATING_RUN: dict[str, Any] = {
-    "eval_strategy": "steps",
-    "eval_steps": 1,
-    "max_steps": 2,
-    "eval_on_start": True,
-    "logging_strategy": "steps",
-    "logging_steps": 1,
-}
 
 
 @pytest.mark.parametrize("arch", ["bert", pytest.param("t5", marks=pytest.mark.slow)])
