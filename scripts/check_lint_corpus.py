@@ -6,7 +6,8 @@ The trees are laid out outside this repository (their code is never committed he
 named as in ``REPOS``, each at the commit listed there: its ``*.py`` files, its ``pyproject.toml`` files (a
 ``requires-python`` there decides whether a file of newer syntax is a finding) and, as the trees were always laid
 out, its ``setup.cfg`` files (the linter reads none); nothing else.
-``--lay-out CLONES`` writes them from git clones at ``CLONES/<owner>/<name>`` (bare or not, holding the commit).
+``--lay-out CLONES`` writes them from git clones at ``CLONES/<owner>/<name>`` (bare or not, holding the commit),
+a symbolic link as a link, as a checkout makes it.
 Verdicts are kept in ``docs/lint_corpus_verdicts.json``;
 ``--write`` renders ``docs/lint_corpus.md`` from the run and the verdicts. A finding or a candidate without a
 verdict is listed as unjudged, and the run exits 1.
