@@ -159,7 +159,9 @@ class ModeRules(Walk):
     def _decide_train_calls(self, scope: Scope) -> None:
         for call, key in scope.train_calls:
             position = (call.lineno, call.col_offset)
-            if any(mode == "eval" and other == key and at < position for at, other, mode in scope.mode_calls):
+            if not _put_in_eval_by_lightning(key, scope) and any(
+                mode == "eval" and other == key and at < position for at, other, mode in scope.mode_calls
+            ):
                 continue  # restores the mode it switched off earlier in the same function
             self.report(
                 call,
@@ -195,7 +197,13 @@ class ModeRules(Walk):
                 key = self._forward_of(call, scope.cls, scope)
             if key is None or self._frozen(key, scope):
                 continue
-            reaching = [m for m in modes if not _exclusive(scope.mode_paths.get(m[0], ()), path)]
+            tests = scope.call_tests.get(id(call), ())
+            reaching = [
+                m
+                for m in modes
+                if not _exclusive(scope.mode_paths.get(m[0], ()), path)
+                and not any(_contradict(one, two) for one in scope.mode_tests.get(m[0], ()) for two in tests)
+            ]
             last = _last_mode(reaching, key, position)
             if last is None or last[1] != "eval" or (key, last[0], path) in reported:
                 continue
@@ -214,9 +222,21 @@ class ModeRules(Walk):
             )
             # a block that computes gradients may differentiate this graph, unless it detaches the output at once (a
             # frozen backbone under a linear probe): then the graph is recorded for nothing
-            in_training = _excused(path, last[0], until, scope.grad_paths)
+            in_training = _excused(path, last[0], until, scope)
+            if (
+                not in_training
+                and _excused(path, last[0], until, scope, tests=False)
+                and self._chosen_by_unseen_caller(scope, last[0])
+            ):
+                continue  # `run_epoch(model, loader, train)` that nothing here calls: its caller sets the grad mode
             if in_training and not self.output_detached(call, scope.node):
                 continue
+            evaluated = scope.mode_tests.get(last[0], ())
+            if any(
+                not any(_contradict(test, other) for test in evaluated for other in scope.grad_tests.get(at, ()))
+                for at in self.output_differentiated(call, scope.node)
+            ):
+                continue  # its graph is differentiated (after the module is trained again: a critic's loss)
             if effective is None:
                 effective = self.effective_grad(scope)
                 if effective == FREE and self._called_where_grad_is_wanted(scope):
@@ -284,8 +304,22 @@ class ModeRules(Walk):
             if call is None or not any(_chooses_against(given_for(call, definition, n), t) for n, t in wanted)
         ]
         return bool(reaching) and all(
-            (grad if grad != FREE else index.effective(caller)) == OFF for caller, grad in reaching
+            (grad if grad != FREE else index.effective(caller)) == OFF
+            or (grad == FREE and self.run_elsewhere_without_grad(caller))
+            for caller, grad in reaching
         )
+
+    def _chosen_by_unseen_caller(self, scope: Scope, at: tuple[int, int]) -> bool:
+        """Whether the ``eval()`` at ``at`` sits in a branch a parameter of the function chooses, and no call of the
+        function is seen, in its file or the run's other files: whoever calls it with the evaluation's value sets
+        the grad mode."""
+        definition = self._definition(scope)
+        if definition is None or self.index().callers(definition):
+            return False
+        flags = (_flag(test, failed) for test, failed in scope.mode_tests.get(at, ()))
+        if not any(flag is not None and flag[0] in scope.params - scope.assigned.keys() for flag in flags):
+            return False
+        return self.project is None or not self.project.called_elsewhere(definition.name, self.path)
 
     def _grad_off_for_process(self, scope: Scope) -> bool:
         """Whether gradients are off for the whole process wherever a function of this file runs, and nothing in the
@@ -782,6 +816,26 @@ class ModeRules(Walk):
         )
 
 
+def _put_in_eval_by_lightning(key: str, scope: Scope) -> bool:
+    """Whether Lightning itself put the module named ``key`` in ``eval()`` before the evaluation code of ``scope``
+    runs: the module's own ``self`` (and its submodules) in a ``LightningModule``'s step or hook, and a callback
+    hook's ``pl_module`` (``trainer.lightning_module``, ``trainer.model``). There, ``m.eval(); ...; m.train()``
+    does not restore the mode it found: it leaves training mode on for the rest of the evaluation."""
+    if not scope.lightning or scope.cls is None:
+        return False
+    root = key.partition(".")[0]
+    if not scope.cls.callback:
+        return root == "self"
+    if key.startswith(("trainer.lightning_module", "trainer.model")):
+        return True
+    node = scope.node
+    if not isinstance(node, FUNCTIONS):
+        return False
+    positional = [*node.args.posonlyargs, *node.args.args]
+    # a callback hook's arguments: (self, trainer, pl_module, ...)
+    return len(positional) > 2 and root == positional[2].arg
+
+
 def _mode_set(call: ast.Call) -> str | None:
     """``"eval"`` or ``"train"`` for a call of ``.eval()``/``.train(...)`` with a known mode, else None."""
     func = call.func
@@ -821,20 +875,69 @@ def _restored(call: ast.Call) -> str | None:
 
 
 def _excused(
-    path: tuple[int, ...],
-    after: tuple[int, int],
-    until: tuple[int, int] | None,
-    grad_paths: list[tuple[tuple[int, ...], tuple[int, int]]],
+    path: tuple[int, ...], after: tuple[int, int], until: tuple[int, int] | None, scope: Scope, tests: bool = True
 ) -> bool:
     """Whether a forward at ``path`` is excused by code that computes gradients on purpose in the same block (or
     one inside the other), after the ``eval()`` at ``after`` and before the ``train()`` at ``until``: a
     ``backward()`` in the ``train`` branch or loop says nothing of the ``valid`` one, nor one before the ``eval()``
-    (or after the module is trained again) of the forward in between."""
+    (or after the module is trained again) of the forward in between, nor one under a test that the ``eval()``'s
+    branch has failed (``if phase == "train": loss.backward()`` in a loop shared by both phases; ``tests``: False
+    to read no tests)."""
+    evaluated = scope.mode_tests.get(after, ()) if tests else ()
     return any(
         (path[: len(wanted)] == wanted or wanted[: len(path)] == path)
         and ((at > after and (until is None or at < until)) or not at[0])
-        for wanted, at in grad_paths
+        and not any(_contradict(test, other) for test in evaluated for other in scope.grad_tests.get(at, ()))
+        for wanted, at in scope.grad_paths
     )
+
+
+def _contradict(first: tuple[ast.expr, bool], second: tuple[ast.expr, bool]) -> bool:
+    """Whether two ``if`` tests, each with whether it failed where the code runs, cannot both hold: the same test
+    passed at one and failed at the other (``if train:`` and its ``else``, or ``if not train:``), or two
+    comparisons of one name with different constants that both passed (``phase == "val"``, ``phase == "train"``).
+
+    >>> def test(source, failed=False):
+    ...     return ast.parse(source, mode="eval").body, failed
+    >>> _contradict(test("phase == 'train'", True), test("phase == 'train'"))
+    True
+    >>> _contradict(test("phase == 'val'"), test("phase == 'train'")), _contradict(test("not train"), test("train"))
+    (True, True)
+    >>> _contradict(test("phase == 'val'"), test("epoch == 'train'")), _contradict(test("a"), test("b", True))
+    (False, False)
+    """
+    (one, failed_one), (two, failed_two) = _truth(*first), _truth(*second)
+    if ast.dump(one) == ast.dump(two):
+        return failed_one != failed_two
+    if failed_one or failed_two:
+        return False
+    compared = [_compared_to_constant(test) for test in (one, two)]
+    return (
+        compared[0] is not None
+        and compared[1] is not None
+        and compared[0][0] == compared[1][0]
+        and compared[0][1] != compared[1][1]
+    )
+
+
+def _truth(test: ast.expr, failed: bool) -> tuple[ast.expr, bool]:
+    """A test without its ``not``s, and whether it failed where the code runs."""
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, failed = test.operand, not failed
+    return test, failed
+
+
+def _compared_to_constant(test: ast.expr) -> tuple[str, object] | None:
+    """``(name, value)`` for ``name == value`` (either way round) with a constant value, else None."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return None
+    left, right = test.left, test.comparators[0]
+    if isinstance(left, ast.Constant):
+        left, right = right, left
+    name = dotted(left)
+    if name is None or not isinstance(right, ast.Constant):
+        return None
+    return name, right.value
 
 
 def _last_mode(
@@ -889,19 +992,30 @@ def _branch_in_eval(node: ast.If, name: str) -> list[ast.stmt] | None:
     return None
 
 
-def _flag(test: ast.expr, failed: bool) -> tuple[str, bool] | None:
-    """The name an ``if`` tests and the truth it has where the block runs: ``if train:`` gives ``("train", True)``
-    in its body and ``("train", False)`` in its ``else``; ``if not train:`` the reverse. None for any other test."""
-    truth = not failed
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        test, truth = test.operand, not truth
-    return (test.id, truth) if isinstance(test, ast.Name) else None
+def _flag(test: ast.expr, failed: bool) -> tuple[str, tuple[bool, object]] | None:
+    """The name an ``if`` tests and what holds of it where the block runs: ``if train:`` gives ``("train", (True,
+    True))`` in its body and ``("train", (True, False))`` in its ``else``; ``if not train:`` the reverse;
+    ``if partition == "train":`` gives ``("partition", (False, "train"))`` in its ``else`` (it is not ``"train"``)
+    and ``("partition", (True, "train"))`` in its body. None for any other test."""
+    test, failed = _truth(test, failed)
+    if isinstance(test, ast.Name):
+        return test.id, (True, not failed)
+    compared = _compared_to_constant(test)
+    if compared is None or "." in compared[0]:
+        return None
+    return compared[0], (False, (not failed, compared[1]))
 
 
-def _chooses_against(value: ast.expr | None, truth: bool) -> bool:
-    """Whether a value given for a flag is a constant of the other truth (``True`` where the branch needs a false
-    flag)."""
-    return isinstance(value, ast.Constant) and bool(value.value) != truth
+def _chooses_against(value: ast.expr | None, holds: tuple[bool, object]) -> bool:
+    """Whether a value given for a flag is a constant that makes the branch impossible: ``True`` where the branch
+    needs a false flag, ``"train"`` where it needs a value other than ``"train"`` (or another where it needs it)."""
+    if not isinstance(value, ast.Constant):
+        return False
+    truth_test, wanted = holds
+    if truth_test:
+        return bool(value.value) != wanted
+    equal, constant = wanted  # type: ignore[misc]
+    return (value.value == constant) != equal
 
 
 def _contains(node: ast.AST, target: ast.AST) -> bool:

@@ -192,11 +192,18 @@ class ImportTable:
         >>> imports.bound_in(ast.parse("from torch.autograd import *\\ndef grad(x): ..."))
         >>> imports.qualname(ast.parse("Variable", mode="eval").body), imports.is_import("grad")
         ('torch.autograd.Variable', False)
+
+        A module name bound again at the top level to what a call returns holds that object from there on:
+
+        >>> imports.bound_in(ast.parse("import model\\nmodel = model.RNNModel(3)"))
+        >>> imports.is_import("model")
+        False
         """
         stack: list[ast.stmt] = list(tree.body)
         aliases: list[ast.Assign] = []
         stars: list[ast.ImportFrom] = []
         defined: set[str] = set()
+        built: set[str] = set()  # names a module-level call's result is bound to
         while stack:
             node = stack.pop()
             if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -215,6 +222,8 @@ class ImportTable:
             elif isinstance(node, (ast.Assign, ast.AnnAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 defined.update(target.id for target in targets if isinstance(target, ast.Name))
+                if isinstance(node.value, ast.Call):
+                    built.update(target.id for target in targets if isinstance(target, ast.Name))
             elif isinstance(node, (ast.If, ast.Try, ast.With, ast.AsyncWith)) or type(node).__name__ == "TryStar":
                 for field in ("body", "orelse", "finalbody"):
                     stack.extend(getattr(node, field, ()))
@@ -232,6 +241,9 @@ class ImportTable:
             qualified = self.qualname(node.value)
             if qualified is not None and qualified.startswith("torch."):
                 self._names[node.targets[0].id] = qualified  # type: ignore[union-attr]
+        for name in built:
+            # `import model` then `model = model.RNNModel(...)`: the name holds what the call built, not the module
+            self._names.pop(name, None)
 
     def bound(self) -> dict[str, str]:
         """Each local name an import binds, with the qualified name it stands for."""

@@ -274,8 +274,8 @@ RULES: Final[tuple[Rule, ...]] = (
                 ),
                 "detached": (
                     "`{call}(...)` after `{module}.eval()` (line {line}) runs with gradients on, and its output is "
-                    "used only through `.detach()`: the graph is recorded for nothing at every step; use "
-                    "`with torch.no_grad():` around it (a frozen module needs no graph)"
+                    "only ever detached (`.detach()`, `.item()`, `.data`, `torch.tensor(...)`): the graph is recorded "
+                    "for nothing at every step; use `with torch.no_grad():` around it (a frozen module needs no graph)"
                 ),
                 "passed": (
                     "`{call}({module}, ...)` after `{module}.eval()` (line {line}) runs `{forward}(...)` in "

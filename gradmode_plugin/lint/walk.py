@@ -132,6 +132,7 @@ class ClassScope:
         "_init_values",
         "autograd",
         "based",
+        "callback",
         "derived",
         "frozen",
         "init_training",
@@ -150,6 +151,9 @@ class ClassScope:
         self.autograd = any((dotted(base) or "").endswith("Function") for base in node.bases)
         #: whether it names a base: a class on none is no module, whatever its methods are called
         self.based = has_base(node)
+        #: a Lightning ``Callback`` (a base named ``*Callback``): its hooks get the module as ``pl_module``; its own
+        #: ``self.x`` modules are not the ones Lightning puts in ``eval()``
+        self.callback = any((dotted(base) or "").endswith("Callback") for base in node.bases)
         #: ``self.x`` attributes whose parameters are made not to require grad somewhere in the class, or that hold
         #: a module without parameters
         self.frozen: set[str] = set()
@@ -230,6 +234,7 @@ class Scope:
 
     __slots__ = (
         "assigned",
+        "call_tests",
         "cls",
         "decorator_grad",
         "def_grad",
@@ -240,6 +245,7 @@ class Scope:
         "functions",
         "grad_off_statement",
         "grad_paths",
+        "grad_tests",
         "inert_grad_calls",
         "init_training_dropouts",
         "leaf_tensors",
@@ -303,6 +309,9 @@ class Scope:
         self.train_calls: list[tuple[ast.Call, str]] = []
         #: (call, grad mode there, block path): every call that may run a module's forward (modes.py)
         self.model_calls: list[tuple[ast.Call, int, tuple[int, ...]]] = []
+        #: the tests around each of those (by ``id``): a forward under ``if phase == "train":`` is not reached by an
+        #: ``eval()`` in that test's other branch
+        self.call_tests: dict[int, tuple[tuple[ast.expr, bool], ...]] = {}
         self.sdpa_calls: list[tuple[ast.Call, ast.expr, bool]] = []
         self.pending_dropouts: list[tuple[ast.Call, str, ast.Name]] = []
         #: (call, as written, code): dropouts that train in evaluation (`training` True by default or as written,
@@ -320,6 +329,9 @@ class Scope:
         self.wants_grad = False
         #: block paths (see `Ctx.path`) where the function computes gradients on purpose (a `backward()`, ...)
         self.grad_paths: list[tuple[tuple[int, ...], tuple[int, int]]] = []
+        #: the tests around each of those (by where it ends): ``if phase == "train": loss.backward()`` says nothing of
+        #: a forward after an ``eval()`` in that test's other branch
+        self.grad_tests: dict[tuple[int, int], tuple[tuple[ast.expr, bool], ...]] = {}
         #: the grad mode of the `with` blocks around this function's `def` (a nested function inherits it)
         self.def_grad = FREE
         #: names (dotted) whose parameters do not require grad, and modules without parameters
@@ -477,16 +489,21 @@ def is_false(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is False
 
 
-def detached_outputs(function: ast.AST) -> frozenset[int]:
-    """The calls (by ``id``) all of whose output a function only ``.detach()``es (a frozen feature extractor whose
-    graph is dropped at once): ``model(x).detach()``, or ``_, aux = model(x)`` and then only
-    ``aux["penultimate"].detach()``, or only passes to a call whose output is so (a target actor's ``a = actor_(s)``
-    read only by ``q = critic_(s, a)`` and ``q.detach()``). An output read any other way, stored elsewhere, or not
-    read at all, is not. One walk of the function, whatever the number of calls asked about.
+def output_flows(function: ast.AST) -> tuple[frozenset[int], dict[int, frozenset[tuple[int, int]]]]:
+    """Two sets of calls (by ``id``). First, those all of whose output a function only detaches (a frozen feature
+    extractor whose graph is dropped at once): ``model(x).detach()``, or ``_, aux = model(x)`` and then only
+    ``aux["penultimate"].detach()``, or only hands on, through arithmetic, tensor methods and calls, to names whose
+    values are so (a target actor's ``a = actor_(s)`` read only by ``q = critic_(s, a)`` and ``q.detach()``; a TD
+    target ``y = r + gamma * q.squeeze(1)`` copied with ``torch.tensor(y)``). Detached means ``.detach()``,
+    ``.data``, ``.item()``/``.tolist()``/``.numpy()``, ``float(...)``/``int(...)``/``bool(...)`` or
+    ``torch.tensor(...)``. An output read any other way (returned, stored, passed to a statement's call), or not
+    read at all, is not. Second, those whose output it differentiates (``.backward()``, ``torch.autograd.grad``),
+    through the same ways (their graph is used), each with where the calls that differentiate it end. One walk of
+    the function, whatever the number of calls asked about.
 
     >>> def detached(source):
     ...     module = ast.parse(source)
-    ...     return id(module.body[0].value) in detached_outputs(module)
+    ...     return id(module.body[0].value) in output_flows(module)[0]
     >>> detached("_, aux = net(x)\\nfeat = aux['penultimate'].detach()"), detached("out = net(y)\\nprint(out)")
     (True, False)
     >>> detached("f, self.cache = net(x)\\nf = f.detach()"), detached("f = self.cache = net(x)\\nf = f.detach()")
@@ -496,44 +513,187 @@ def detached_outputs(function: ast.AST) -> frozenset[int]:
     >>> fed = "a = actor(s)\\nq = critic(s, a)\\n"
     >>> detached(fed + "y = q.detach()"), detached(fed + "q.sum()")
     (True, False)
+    >>> detached("q = critic(s).squeeze(1)\\ny = r + g * torch.mul(q, done)\\ny = torch.tensor(y)\\nl = f(y, p)")
+    True
+    >>> detached("q = critic(s).squeeze(1)\\ny = r + g * q\\nloss = f(y, p)\\nloss.backward()")
+    False
+    >>> detached("e = net(pos).sum()\\nf = torch.autograd.grad(e, pos)[0]\\nout = f.tolist()")
+    False
+    >>> module = ast.parse("q = critic(s)\\nnet.train()\\nloss = mse(y, q)\\nloss.backward()")
+    >>> output_flows(module)[1][id(module.body[0].value)]
+    frozenset({(4, 15)})
+
+    A name bound again in the same block (``t = teacher(x)``, then ``t = t.detach()``) holds the new value from
+    there on: its later reads are not the call's. A rebinding in a branch (``if c: t = t.detach()``) cuts nothing.
+
+    >>> detached("t = teacher(x)\\nt = t.detach()\\nloss = kd(s, t)")
+    True
+    >>> detached("t = teacher(x)\\nif c:\\n    t = t.detach()\\nloss = kd(s, t)")
+    False
     """
-    bound: dict[int, set[str]] = {}  # a call assigned to names only -> those names
-    stored: set[int] = set()  # a call assigned (also) to something else: read elsewhere
-    found: set[int] = set()  # calls detached where they are made
-    detached: set[int] = set()  # name reads whose value is detached
-    reads: dict[str, list[int]] = {}
-    argument_of: dict[int, int] = {}  # a name read as a call's argument -> that call
+    parents: dict[int, ast.AST] = {}
+    reads: dict[str, list[ast.Name]] = {}
+    bound: dict[int, list[str]] = {}  # an assignment to names only -> those names
+    stores: dict[str, list[tuple[int, int]]] = {}  # where each name is bound
+    ends: dict[int, tuple[int, int]] = {}  # an assignment to names only -> where it ends
+    calls: list[ast.Call] = []
     for sub in subnodes(function):
-        if isinstance(sub, ast.Assign) and isinstance(sub.value, ast.Call):
-            for target in sub.targets:
-                elts = target.elts if isinstance(target, ast.Tuple) else [target]
-                if all(isinstance(elt, ast.Name) for elt in elts):
-                    names = bound.setdefault(id(sub.value), set())
-                    names.update(elt.id for elt in elts if isinstance(elt, ast.Name))
-                else:
-                    stored.add(id(sub.value))
-        elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr == "detach":
-            base = sub.func.value
-            while isinstance(base, (ast.Subscript, ast.Attribute)):
-                base = base.value
-            (found if isinstance(base, ast.Call) else detached).add(id(base))
-        elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
-            reads.setdefault(sub.id, []).append(id(sub))
-        if isinstance(sub, ast.Call):
-            for arg in (*sub.args, *(keyword.value for keyword in sub.keywords)):
-                if isinstance(arg, ast.Name):
-                    argument_of[id(arg)] = id(sub)
-    # each call bound to names only, with every read of those names (read once, asked each round)
-    uses = {call: [read for name in names for read in reads.get(name, ())] for call, names in bound.items()}
-    pending = {call: used for call, used in uses.items() if call not in stored and used}
-    grown = True
-    while grown:  # an output read only as an argument of a call found so far: one more round
-        grown = False
-        for call, used in pending.items():
-            if call not in found and all(read in detached or argument_of.get(read) in found for read in used):
-                found.add(call)
-                grown = True
-    return frozenset(found)
+        for child in child_nodes(sub):
+            parents[id(child)] = sub
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
+            reads.setdefault(sub.id, []).append(sub)
+        elif isinstance(sub, ast.Name):
+            stores.setdefault(sub.id, []).append((sub.lineno, sub.col_offset))
+        if isinstance(sub, ast.Assign):
+            names = [
+                elt for target in sub.targets for elt in (target.elts if isinstance(target, ast.Tuple) else [target])
+            ]
+            if all(isinstance(elt, ast.Name) for elt in names):
+                bound[id(sub)] = [elt.id for elt in names if isinstance(elt, ast.Name)]
+                ends[id(sub)] = (sub.end_lineno or sub.lineno, sub.end_col_offset or 0)
+        elif isinstance(sub, ast.Call):
+            calls.append(sub)
+    cuts = _rebinding_cuts(function)
+
+    differentiating: dict[int, tuple[int, int]] = {}  # a value differentiated -> where the call that does it ends
+
+    def fate(start: ast.AST) -> int | None:
+        """Where a value goes: ``_DROPPED`` (detached), ``_DIFFERENTIATED`` (``backward()``, ``autograd.grad``:
+        where that call ends is kept in ``differentiating``), the ``id`` of the assignment to names that takes it, or
+        None (anywhere else)."""
+        node = start
+        while True:
+            parent = parents.get(id(node))
+            if parent is None:
+                return None
+            if isinstance(parent, ast.Attribute):
+                if parent.attr == "data":
+                    return _DROPPED
+                grand = parents.get(id(parent))
+                if not (isinstance(grand, ast.Call) and grand.func is parent):
+                    return None  # an attribute read (`x.shape`) or stored
+                if parent.attr in _DETACHING_METHODS:
+                    return _DROPPED
+                if parent.attr == "backward":
+                    differentiating[id(start)] = (grand.end_lineno or grand.lineno, grand.end_col_offset or 0)
+                    return _DIFFERENTIATED
+                node = grand  # a tensor method: `q.squeeze(1)`
+                continue
+            if isinstance(parent, ast.keyword):
+                node, parent = parent, parents.get(id(parent))
+            if isinstance(parent, ast.Call):
+                if parent.func is node:
+                    return None
+                name = dotted(parent.func) or ""
+                if name in _DETACHING_CALLS:
+                    return _DROPPED
+                if name.rpartition(".")[2] in _DIFFERENTIATING:  # `autograd.grad(energy, pos)`: the graph is used
+                    differentiating[id(start)] = (parent.end_lineno or parent.lineno, parent.end_col_offset or 0)
+                    return _DIFFERENTIATED
+                node = parent  # its output is computed from the argument
+                continue
+            if isinstance(parent, (ast.BinOp, ast.UnaryOp, ast.IfExp, ast.Tuple, ast.List, ast.Starred)) or (
+                isinstance(parent, ast.Subscript) and parent.value is node
+            ):
+                node = parent
+                continue
+            if isinstance(parent, ast.Assign) and parent.value is node and id(parent) in bound:
+                return id(parent)
+            return None
+
+    def used(assignment: int) -> list[ast.Name]:
+        """The reads of what an assignment binds, up to a rebinding of the name."""
+        return [
+            read
+            for name in bound[assignment]
+            for read in reads.get(name, ())
+            if (assignment, name) not in cuts or (read.lineno, read.col_offset) < cuts[assignment, name]
+        ]
+
+    dead: dict[int, bool] = {}
+    live: dict[int, frozenset[tuple[int, int]]] = {}
+
+    def dropped(assignment: int) -> bool:
+        """Whether every read of what an assignment binds ends detached."""
+        if assignment not in dead:
+            dead[assignment] = False  # a cycle: not known to be dropped
+            reads_of = used(assignment)
+            dead[assignment] = bool(reads_of) and all(
+                (where := fate(read)) == _DROPPED or (where is not None and where >= 0 and dropped(where))
+                for read in reads_of
+            )
+        return dead[assignment]
+
+    def read_next(assignment: int) -> list[ast.Name]:
+        """The reads of what an assignment binds that follow it in the text before the name is bound again anywhere
+        (a `loss` of the training block differentiated says nothing of the validation block's `loss`)."""
+        end = ends[assignment]
+        found = []
+        for name in bound[assignment]:
+            later = [at for at in stores.get(name, ()) if at > end]
+            until = min(later, default=None)
+            found += [
+                read
+                for read in reads.get(name, ())
+                if (read.lineno, read.col_offset) > end and (until is None or (read.lineno, read.col_offset) < until)
+            ]
+        return found
+
+    def sites(node: ast.AST) -> frozenset[tuple[int, int]]:
+        """Where the calls that differentiate a value end (none: it is not differentiated)."""
+        where = fate(node)
+        if where == _DIFFERENTIATED:
+            return frozenset({differentiating[id(node)]})
+        return differentiated(where) if where is not None and where >= 0 else frozenset()
+
+    def differentiated(assignment: int) -> frozenset[tuple[int, int]]:
+        """Where the calls end that differentiate a read of what an assignment binds, before it is bound again."""
+        if assignment not in live:
+            live[assignment] = frozenset()  # a cycle: not known to be differentiated
+            live[assignment] = frozenset().union(*(sites(read) for read in read_next(assignment)))
+        return live[assignment]
+
+    detached: set[int] = set()
+    backpropagated: dict[int, frozenset[tuple[int, int]]] = {}
+    for call in calls:
+        where = fate(call)
+        if where == _DROPPED or (where is not None and where >= 0 and dropped(where)):
+            detached.add(id(call))
+        elif found := sites(call):
+            backpropagated[id(call)] = found
+    return frozenset(detached), backpropagated
+
+
+#: ``fate`` of a value that is detached, and of one that is differentiated
+_DROPPED: Final = -1
+_DIFFERENTIATED: Final = -2
+_DETACHING_METHODS: Final = frozenset({"detach", "item", "tolist", "numpy"})
+_DETACHING_CALLS: Final = frozenset({"torch.tensor", "float", "int", "bool"})
+#: calls that differentiate what they are given (``torch.autograd.grad``, ``autograd.backward``, ``jacobian``)
+_DIFFERENTIATING: Final = frozenset({"grad", "backward", "jacobian", "hessian", "vjp", "jvp", "hvp", "vhp"})
+
+
+def _rebinding_cuts(function: ast.AST) -> dict[tuple[int, str], tuple[int, int]]:
+    """(an assignment to a name, by ``id``; that name) -> where the statement that next binds the name again in the
+    same block ends: from there on the name holds another value (``t = t.detach()`` after ``t = teacher(x)``)."""
+    cuts: dict[tuple[int, str], tuple[int, int]] = {}
+    for node in subnodes(function):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if not isinstance(block, list):
+                continue
+            open_calls: dict[str, list[int]] = {}  # name -> calls bound to it above, not yet rebound
+            for stmt in block:
+                if not (
+                    isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                ):
+                    continue
+                name = stmt.targets[0].id
+                end = (stmt.end_lineno or stmt.lineno, stmt.end_col_offset or 0)
+                for call in open_calls.pop(name, ()):
+                    cuts[call, name] = end
+                open_calls[name] = [id(stmt)]
+    return cuts
 
 
 def written(node: ast.expr) -> str:
@@ -573,7 +733,7 @@ class Walk(abc.ABC):
         self.test_file = is_test_path(path)
         self._index: CallIndex | None = None
         self._full_tree: ast.Module | None = None
-        self._detached: dict[int, frozenset[int]] = {}
+        self._detached: dict[int, tuple[frozenset[int], dict[int, frozenset[tuple[int, int]]]]] = {}
         self.eval_functions = eval_functions
         self.imports = ImportTable()
         self.imports.bound_in(tree, None if project is None else lambda star: project.star_names(path, star))
@@ -731,12 +891,20 @@ class Walk(abc.ABC):
         return module_classes(self.full_tree())
 
     def output_detached(self, call: ast.Call, function: ast.AST) -> bool:
-        """Whether ``function`` only ever ``.detach()``es what ``call`` returns (``detached_outputs``, read once per
+        """Whether ``function`` only ever detaches what ``call`` returns (``output_flows``, read once per
         function)."""
+        return id(call) in self._flows(function)[0]
+
+    def output_differentiated(self, call: ast.Call, function: ast.AST) -> frozenset[tuple[int, int]]:
+        """Where the calls end by which ``function`` differentiates what ``call`` returns (``output_flows``): none
+        where its graph is not used that way."""
+        return self._flows(function)[1].get(id(call), frozenset())
+
+    def _flows(self, function: ast.AST) -> tuple[frozenset[int], dict[int, frozenset[tuple[int, int]]]]:
         found = self._detached.get(id(function))
         if found is None:
-            found = self._detached[id(function)] = detached_outputs(function)
-        return id(call) in found
+            found = self._detached[id(function)] = output_flows(function)
+        return found
 
     def _definition(self, scope: Scope) -> Def | None:
         node = scope.node
@@ -750,7 +918,11 @@ class Walk(abc.ABC):
         training script under ``no_grad``, a metric's ``eval_model.get_outputs(x)`` called only inside ``no_grad``, an
         EMA update every caller runs under ``no_grad``. Asked only where a finding would otherwise be reported (it
         reads the run's other files)."""
-        definition = self._definition(scope)
+        return self.run_elsewhere_without_grad(self._definition(scope))
+
+    def run_elsewhere_without_grad(self, definition: Def | None) -> bool:
+        """Whether a function or method (not one nested in a function) that nothing in this file calls is called by
+        the run's other files, each time with gradients off (``_called_elsewhere_without_grad``)."""
         return (
             self.project is not None
             and definition is not None
@@ -914,7 +1086,8 @@ class Walk(abc.ABC):
     # Each handler returns whether the walk should go on into all the node's children itself.
 
     def _import(self, node: ast.Import | ast.ImportFrom, ctx: Ctx, stack: Stack) -> bool:
-        self.imports.add(node)
+        if ctx.scope is not self.module or ctx.cls is not None:
+            self.imports.add(node)  # the module's own imports are read up front (`ImportTable.bound_in`)
         if any(alias.asname for alias in node.names) and ctx.scope is not self.module:
             ctx.scope.full = True  # an alias bound here is not among the module's trigger words
         return False
@@ -1258,6 +1431,7 @@ class Walk(abc.ABC):
         ctx.scope.wants_grad = True
         end = (node.end_lineno or node.lineno, node.end_col_offset or node.col_offset)
         ctx.scope.grad_paths.append((ctx.path, end))  # where it ends: `autograd.grad(model(x), x)` is after the call
+        ctx.scope.grad_tests[end] = ctx.tests
 
     @staticmethod
     def _leaf_tensor(name: str, scope: Scope) -> bool:
@@ -1280,6 +1454,7 @@ class Walk(abc.ABC):
             self._method_call(call, func, ctx)
         elif isinstance(func, ast.Name) and not self.imports.is_import(func.id):
             scope.model_calls.append((call, ctx.grad, ctx.path))
+            scope.call_tests[id(call)] = ctx.tests
         if any(kw.arg == "requires_grad" and is_true(kw.value) for kw in call.keywords):
             self._wants_grad(ctx, call)
         return True
@@ -1331,6 +1506,7 @@ class Walk(abc.ABC):
             self._inplace_call(call, receiver, ctx)
         # `self.model(x)` calls the attribute `model`; `m.forward(x)` calls `m`: both may be a module's forward.
         scope.model_calls.append((call, ctx.grad, ctx.path))
+        scope.call_tests[id(call)] = ctx.tests
 
     # -- what an expression is -----------------------------------------------------------------------------------
 

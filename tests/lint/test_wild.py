@@ -288,6 +288,118 @@ BUGS: dict[str, str] = {
             def rollout(self, x):
                 return self.net(x).sum()  # expect: GM501
         """,
+    "phase_loop.py": """
+        import torch
+
+
+        def train_model(model, loaders, criterion, optimizer, epochs):
+            for epoch in range(epochs):
+                for phase in ["train", "val"]:
+                    if phase == "train":
+                        model.train()
+                    else:
+                        model.eval()
+                    for images, labels in loaders[phase]:
+                        outputs = model(images)  # expect: GM501
+                        loss = criterion(outputs, labels)
+                        if phase == "train":
+                            optimizer.zero_grad()
+                            loss.backward()
+                            optimizer.step()
+
+
+        def run_partition(model, loader, optimizer, partition="train"):
+            for x, y in loader:
+                if partition == "train":
+                    model.train()
+                else:
+                    model.eval()
+                loss = (model(x) - y).pow(2).mean()  # expect: GM501
+                if partition == "train":
+                    loss.backward()
+                    optimizer.step()
+
+
+        def fit(model, loaders, optimizer):
+            run_partition(model, loaders["train"], optimizer)
+            run_partition(model, loaders["valid"], optimizer, partition="valid")
+        """,
+    "lightning_toggle.py": """
+        import lightning.pytorch as pl
+        import torch
+
+
+        class ImagePredictionLogger(pl.Callback):
+            def on_validation_batch_end(self, trainer, pl_module, outputs, batch, batch_idx):
+                x, y = batch
+                with torch.no_grad():
+                    pl_module.eval()
+                    logits = pl_module(x)
+                    pl_module.train()  # expect: GM201
+                trainer.logger.log_image("val", [logits])
+
+
+        class Classifier(pl.LightningModule):
+            def validation_step(self, batch, batch_idx):
+                x, y = batch
+                self.backbone.eval()
+                features = self.backbone(x)
+                self.backbone.train()  # expect: GM201
+                return self.head(features)
+        """,
+    "teacher_rebound.py": """
+        import torch.nn.functional as F
+
+
+        def train(student, teacher, loader, optimizer):
+            student.train()
+            teacher.eval()
+            for x, y in loader:
+                output = student(x)
+                teacher_output = teacher(x)  # expect: GM501
+                teacher_output = teacher_output.detach()
+                loss = F.kl_div(F.log_softmax(output, 1), F.softmax(teacher_output, 1)) + F.cross_entropy(output, y)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+        """,
+    "td_target.py": """
+        import torch
+        import torch.nn.functional as F
+
+
+        class DDPG:
+            def learn(self, state, action, reward, next_state, not_done):
+                self.target_actor.eval()
+                self.target_critic.eval()
+                self.critic.eval()
+                target_actions = self.target_actor(next_state)  # expect: GM501
+                target_q = self.target_critic(next_state, target_actions).squeeze(1)  # expect: GM501
+                q = self.critic(state, action)
+                target = reward + self.gamma * torch.mul(target_q, not_done)
+                target = torch.tensor(target).view(-1, 1)
+                self.critic.train()
+                self.critic_optimizer.zero_grad()
+                critic_loss = F.mse_loss(target, q)
+                critic_loss.backward()
+                self.critic_optimizer.step()
+        """,
+    "module_name_rebound.py": """
+        import torch
+
+        import model
+
+        model = model.RNNModel(10, 32)
+        criterion = torch.nn.CrossEntropyLoss()
+
+
+        def evaluate(batches):
+            model.eval()
+            total = 0.0
+            for x, y in batches:
+                total += criterion(model(x), y).item()  # expect: GM501
+            return total
+        """,
     "branches.py": """
         import torch
 
@@ -818,6 +930,110 @@ BUGS: dict[str, str] = {
 }
 
 CORRECT: dict[str, str] = {
+    "phase_loop.py": """
+        import torch
+
+
+        def train_model(model, loaders, criterion, optimizer, epochs):
+            for epoch in range(epochs):
+                for phase in ["train", "val"]:
+                    if phase == "train":
+                        model.train()
+                    else:
+                        model.eval()
+                    for images, labels in loaders[phase]:
+                        with torch.set_grad_enabled(phase == "train"):
+                            outputs = model(images)
+                            loss = criterion(outputs, labels)
+                        if phase == "train":
+                            optimizer.zero_grad()
+                            loss.backward()
+                            optimizer.step()
+                            fake = model(images, "generator")
+                            model(fake, "discriminator").mean().backward()
+        """,
+    "partition_epoch/__init__.py": """
+        def run_partition(model, loader, optimizer=None, partition="train"):
+            for x, y in loader:
+                if partition == "train":
+                    model.train()
+                else:
+                    model.eval()
+                loss = (model(x) - y).pow(2).mean()
+                if partition == "train":
+                    loss.backward()
+                    optimizer.step()
+
+
+        def test_partition(model, loader):
+            return run_partition(model, loader, partition="test")
+        """,
+    "evaluate_samples.py": """
+        import torch
+
+        from partition_epoch import test_partition
+
+
+        def main(model, loader):
+            with torch.no_grad():
+                return test_partition(model, loader)
+        """,
+    "lightning_toggle.py": """
+        import lightning.pytorch as pl
+        import torch
+
+
+        class ImagePredictionLogger(pl.Callback):
+            def on_validation_batch_end(self, trainer, pl_module, outputs, batch, batch_idx):
+                x, y = batch
+                with torch.no_grad():
+                    was_training = pl_module.training
+                    pl_module.eval()
+                    logits = pl_module(x)
+                    pl_module.train(was_training)
+                    self.probe.eval()
+                    probed = self.probe(logits)
+                    self.probe.train()
+                trainer.logger.log_image("val", [logits, probed])
+
+            def on_train_batch_end(self, trainer, pl_module, outputs, batch, batch_idx):
+                with torch.no_grad():
+                    pl_module.eval()
+                    trainer.logger.log_image("train", [pl_module(batch[0])])
+                    pl_module.train()
+        """,
+    "teacher_rebound.py": """
+        import torch.nn.functional as F
+
+
+        def train(student, teacher, loader, optimizer):
+            student.train()
+            teacher.eval()
+            for x, y in loader:
+                output = student(x)
+                teacher_output = teacher(x)
+                if teacher.frozen:
+                    teacher_output = teacher_output.detach()
+                loss = F.kl_div(F.log_softmax(output, 1), F.softmax(teacher_output, 1)) + F.cross_entropy(output, y)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+        """,
+    "force_field.py": """
+        import torch
+
+
+        def predict_forces(model, dataset):
+            model.eval()
+            energies, forces = [], []
+            for data in dataset:
+                data.pos.requires_grad = True
+                energy = model(data).sum()
+                grads = torch.autograd.grad(energy, data.pos)[0]
+                energies.append(energy.item())
+                forces.extend((-grads).flatten().tolist())
+            return energies, forces
+        """,
     # the same agent's training helper: the loader's `eval()` is for a test run, not for what training runs
     "epoch_by_flag_ok.py": EPOCH_BY_FLAG.format(mark="")
     + """
@@ -1994,6 +2210,8 @@ def test_messages_say_where_the_mode_was_set(bugs: tuple[Path, LintRun]) -> None
     )
     probe = [line for name, line in lines.items() if name.startswith("linear_probe.py:")]
     assert len(probe) == 2
-    detached = "its output is used only through `.detach()`: the graph is recorded for nothing"
+    detached = (
+        "its output is only ever detached (`.detach()`, `.item()`, `.data`, `torch.tensor(...)`): the graph is recorded"
+    )
     assert all(detached in line for line in probe)
     assert "detached" not in lines["branches.py:14:19:"]
