@@ -1203,8 +1203,85 @@ FIRST_CONTACT: Final[dict[int, dict]] = {
 #: a round takes them by: in their order (drawn at random), each at the commit its snapshot holds when it is first
 #: fetched, leaving out one that shares 13 % or more of its ``*.py`` files (identical content) with an earlier round's
 #: trees, until it has at least 24 repositories and 2,000 files; only then is it added to ``REPOS`` and measured,
-#: once. Empty now: rounds 53 and 54 were taken from the queue set aside at ``b468af8`` (their comments in ``REPOS``).
-QUEUED: Final[dict[int, tuple[str, ...]]] = {}
+#: once. Rounds 53 and 54 were taken from the queue set aside at ``b468af8`` (their comments in ``REPOS``). Rounds 55
+#: and 56: the candidates a reviewer who had not seen the linter chose (research code, courses and competition code;
+#: a second list, of Lightning projects and libraries, is still to come, and is appended after these, shuffled the
+#: same way), none in ``REPOS``, queued before, in the issue's list or among the README's five; owners a-l (and
+#: digits) in round 55, m-z in round 56, each in an order drawn at random (``random.Random(round).shuffle`` of the
+#: names sorted case-insensitively). Neither round has 2,000 files in these alone: they are taken once the second
+#: list is in.
+QUEUED: Final[dict[int, tuple[str, ...]]] = {
+    55: (
+        "explainingai-code/DDPM-Pytorch",
+        "jpyang2025/AI4Physics-Tutorials",
+        "crvineeth97/protein-folding-ml",
+        "AndrewNgo-ini/Kaggly",
+        "BloodAxe/Kaggle-2019-Blindness-Detection",
+        "cordercorder/NMT",
+        "adkevin3307/eeg_classification",
+        "K-T-Ng/VRDL-Homework2",
+        "LSouba/PyTorch-Tutorial-Bilibili-HongpuLiu",
+        "abarankab/DDPM",
+        "caogang/wgan-gp",
+        "BloodAxe/xView2-Solution",
+        "bilzard/kaggle-hms-public",
+        "h4nyu/kaggle-cell-seg",
+        "Junpliu/BiLSTM-CRF",
+        "ermongroup/ncsn",
+        "Diego999/pyGAT",
+        "dragen1860/MAML-Pytorch",
+        "lucaskup/deep-learning-course",
+        "djm3622/modern_mlwp",
+        "DavidScobie/Machine_Learning",
+        "caralen/deep-learning-course",
+        "KVDmitrieva/efdl-homeworks",
+        "leeway-z/MSMDL-DDI",
+        "LynnHo/DCGAN-LSGAN-WGAN-GP-DRAGAN-Pytorch",
+        "linden713/Dynamic_Neural_ode",
+        "AminsCode/Udacity_DeepReinforcementLearning",
+        "kenjyoung/MinAtar",
+        "bpesquet/pytorch-tutorial",
+        "jrzech/reproduce-chexnet",
+        "bcaitech1/p3-ims-obd-multihead_ensemble",
+        "chiennv2000/Meta-Learning",
+        "berkeleydeeprlcourse/homework_fall2021",
+    ),
+    56: (
+        "pclucas14/pixel-cnn-pp",
+        "skj092/LeafDiseaseClassification",
+        "uchicago-nlp-course/winter2026-assignments",
+        "shuyanwang/11785HW",
+        "mrouvier/kiwano",
+        "tsloflza/2025-ADL-Homework",
+        "philtabor/Youtube-Code-Repository",
+        "xXCoffeeColaXc/DL-Homework-Diffusion",
+        "zhackzey/Deep-RL-Course-2020-Spring",
+        "WKUAILAB/AI_Tutorial",
+        "whoyouwith91/sample",
+        "silvershine157/ML-Demos",
+        "wutongshenqiu/Pytorch-BiLSTM-CRF",
+        "xtma/pytorch_car_caring",
+        "seolhokim/Mujoco-Pytorch",
+        "zhihanyang2022/pytorch-dqn",
+        "Qovaxx/kaggle-prostate-cancer-grade-assessment",
+        "Rmko4/RL-On-Policy-Actor-Critic",
+        "samsledje/D-SCRIPT",
+        "MyrtleSoftware/myrtlespeech",
+        "sky1456723/Secret-MLDS-2018",
+        "seok-AI/2023-AICOSS",
+        "osigaud/bbrl_examples",
+        "RedmarBakker/INFOMDLR",
+        "Tydox/cs236781-assignments",
+        "SeongKu-Kang/RS_Implicit_Feedback_PyTorch",
+        "SJ-Fang23/multi-BC-algorithms",
+        "uchiyama33/OpenPack-Challenge-1st",
+        "rosinality/vq-vae-2-pytorch",
+        "Simonwzm/cs3602_nlp_project",
+        "suiqingying/nlp-course-assignments",
+        "yurayli/image-caption-pytorch",
+        "mkiatos/power-push-grasping",
+    ),
+}
 
 
 #: The corpus: folder, GitHub repository, commit, what kind of code it is.
