@@ -538,7 +538,7 @@ class ModeRules(Walk):
             key = dotted(arg)
             if key is None or index >= len(positional) or not _in_eval(modes, key, position):
                 continue
-            inner = self._runs_forward_of(node, positional[index])
+            inner = self._runs_forward_of(node, positional[index], call)
             if inner is not None:
                 return key, node.name, inner
         return None
@@ -570,7 +570,7 @@ class ModeRules(Walk):
         if self._runs_in_own_mode(node):
             return None
         for key in evaluated:
-            inner = self._runs_forward_of(node, key)
+            inner = self._runs_forward_of(node, key, call, cls.name)
             if inner is not None:
                 return key, f"self.{node.name}", inner
         return None
@@ -582,9 +582,25 @@ class ModeRules(Walk):
             node.name
         )
 
-    def _runs_forward_of(self, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> ast.Call | None:
+    def _runs_forward_of(
+        self,
+        node: ast.FunctionDef | ast.AsyncFunctionDef,
+        name: str,
+        call: ast.Call | None = None,
+        cls: str | None = None,
+    ) -> ast.Call | None:
         """The first call of ``name``'s forward in a function outside ``no_grad``, where the function neither
-        computes gradients nor sets the module's mode itself."""
+        computes gradients nor sets the module's mode itself. Given the ``call`` that runs it (of a method of
+        ``cls``), a branch the call's constant arguments rule out is not walked: ``backprop(..., training=False)``
+        and ``_run_one_epoch(epoch, cross_valid=True)`` never reach their ``backward()``."""
+        definition = Def(node, cls, None, FREE, FREE) if call is not None else None
+        assigned = {
+            target.id
+            for sub in ast.walk(node)
+            if isinstance(sub, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+            for target in (sub.targets if isinstance(sub, ast.Assign) else [sub.target])
+            if isinstance(target, ast.Name)
+        }
         found: ast.Call | None = None
         stack: list[tuple[ast.AST, int]] = [(stmt, FREE) for stmt in reversed(node.body)]
         while stack:
@@ -596,6 +612,11 @@ class ModeRules(Walk):
                 # the function takes the other branch
                 stack.extend((child, grad) for child in reversed([sub.test, *branch]))
                 continue
+            if isinstance(sub, ast.If) and definition is not None and call is not None:
+                chosen = _branch_chosen(sub, call, definition, assigned)
+                if chosen is not None:
+                    stack.extend((child, grad) for child in reversed([sub.test, *chosen]))
+                    continue
             if isinstance(sub, (ast.With, ast.AsyncWith)):
                 for item in sub.items:
                     grad = self._grad_of(item.context_expr) or grad
@@ -1004,6 +1025,18 @@ def _flag(test: ast.expr, failed: bool) -> tuple[str, tuple[bool, object]] | Non
     if compared is None or "." in compared[0]:
         return None
     return compared[0], (False, (not failed, compared[1]))
+
+
+def _branch_chosen(test_node: ast.If, call: ast.Call, definition: Def, assigned: set[str]) -> list[ast.stmt] | None:
+    """The one branch of an ``if`` on a parameter that a call's constant argument leaves (``if training:`` with
+    ``training=False`` given: its ``else``), or None where both may run."""
+    for failed, other in ((False, test_node.orelse), (True, test_node.body)):
+        flag = _flag(test_node.test, failed)
+        if flag is None or flag[0] in assigned:
+            return None
+        if _chooses_against(given_for(call, definition, flag[0]), flag[1]):
+            return other  # the branch needing `failed` cannot run: only the other one can
+    return None
 
 
 def _chooses_against(value: ast.expr | None, holds: tuple[bool, object]) -> bool:

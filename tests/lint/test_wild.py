@@ -26,6 +26,56 @@ STORED_LOADER = """
                 return model
 """
 
+#: A training epoch function shared with evaluation: `training=False` skips its backward (its bug and look-alike add
+#: the callers).
+SHARED_EPOCH = """
+        import torch
+
+
+        def backprop(model, data, optimizer, training=True):
+            if training:
+                for d in data:
+                    loss = model(d).sum()
+                    optimizer.zero_grad()
+                    loss.backward()
+                    optimizer.step()
+                return loss.item()
+            outputs = [model(d) for d in data]
+            return torch.stack(outputs).detach().numpy()
+"""
+#: A loop shared by the training and validation phases, up to each batch (its bug and look-alike add the body).
+PHASE_LOOP = """
+        import torch
+
+
+        def train_model(model, loaders, criterion, optimizer, epochs):
+            for epoch in range(epochs):
+                for phase in ["train", "val"]:
+                    if phase == "train":
+                        model.train()
+                    else:
+                        model.eval()
+                    for images, labels in loaders[phase]:
+"""
+#: A distillation loop whose teacher is in eval(), up to the student's forward (its bug and look-alike add the
+#: teacher's).
+DISTILLING = """
+        import torch.nn.functional as F
+
+
+        def train(student, teacher, loader, optimizer):
+            student.train()
+            teacher.eval()
+            for x, y in loader:
+                output = student(x)
+"""
+#: The step that ends it.
+DISTILLING_STEP = """
+                loss = F.kl_div(F.log_softmax(output, 1), F.softmax(teacher_output, 1)) + F.cross_entropy(output, y)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+"""
 #: An agent that trains its actor and loads a checkpoint for a test run (its bug and look-alike add a method).
 AGENT = """
         import torch
@@ -288,18 +338,8 @@ BUGS: dict[str, str] = {
             def rollout(self, x):
                 return self.net(x).sum()  # expect: GM501
         """,
-    "phase_loop.py": """
-        import torch
-
-
-        def train_model(model, loaders, criterion, optimizer, epochs):
-            for epoch in range(epochs):
-                for phase in ["train", "val"]:
-                    if phase == "train":
-                        model.train()
-                    else:
-                        model.eval()
-                    for images, labels in loaders[phase]:
+    "phase_loop.py": PHASE_LOOP
+    + """
                         outputs = model(images)  # expect: GM501
                         loss = criterion(outputs, labels)
                         if phase == "train":
@@ -347,22 +387,12 @@ BUGS: dict[str, str] = {
                 self.backbone.train()  # expect: GM201
                 return self.head(features)
         """,
-    "teacher_rebound.py": """
-        import torch.nn.functional as F
-
-
-        def train(student, teacher, loader, optimizer):
-            student.train()
-            teacher.eval()
-            for x, y in loader:
-                output = student(x)
+    "teacher_rebound.py": DISTILLING
+    + """
                 teacher_output = teacher(x)  # expect: GM501
                 teacher_output = teacher_output.detach()
-                loss = F.kl_div(F.log_softmax(output, 1), F.softmax(teacher_output, 1)) + F.cross_entropy(output, y)
-                optimizer.zero_grad()
-                loss.backward()
-                optimizer.step()
-        """,
+"""
+    + DISTILLING_STEP,
     "td_target.py": """
         import torch
         import torch.nn.functional as F
@@ -399,6 +429,36 @@ BUGS: dict[str, str] = {
             for x, y in batches:
                 total += criterion(model(x), y).item()  # expect: GM501
             return total
+        """,
+    "shared_epoch_function.py": SHARED_EPOCH
+    + """
+
+
+        def main(model, train, test, optimizer):
+            model.train()
+            backprop(model, train, optimizer)
+            model.eval()
+            return backprop(model, test, optimizer, training=False)  # expect: GM501
+
+
+        class Solver:
+            def train(self, epochs):
+                for epoch in range(epochs):
+                    self.model.train()
+                    self._run_one_epoch(epoch)
+                    self.model.eval()
+                    self._run_one_epoch(epoch, cross_valid=True)  # expect: GM501
+
+            def _run_one_epoch(self, epoch, cross_valid=False):
+                total = 0.0
+                for x, y in self.cv_loader if cross_valid else self.tr_loader:
+                    loss = self.criterion(self.model(x), y)
+                    if not cross_valid:
+                        self.optimizer.zero_grad()
+                        loss.backward()
+                        self.optimizer.step()
+                    total += loss.item()
+                return total
         """,
     "branches.py": """
         import torch
@@ -930,18 +990,19 @@ BUGS: dict[str, str] = {
 }
 
 CORRECT: dict[str, str] = {
-    "phase_loop.py": """
-        import torch
+    "shared_epoch_function.py": SHARED_EPOCH
+    + """
 
 
-        def train_model(model, loaders, criterion, optimizer, epochs):
-            for epoch in range(epochs):
-                for phase in ["train", "val"]:
-                    if phase == "train":
-                        model.train()
-                    else:
-                        model.eval()
-                    for images, labels in loaders[phase]:
+        def main(model, train, test, optimizer, finetune):
+            model.eval()
+            backprop(model, train, optimizer, training=True)
+            backprop(model, train, optimizer, training=finetune)
+            with torch.no_grad():
+                return backprop(model, test, optimizer, training=False)
+        """,
+    "phase_loop.py": PHASE_LOOP
+    + """
                         with torch.set_grad_enabled(phase == "train"):
                             outputs = model(images)
                             loss = criterion(outputs, labels)
@@ -1002,23 +1063,13 @@ CORRECT: dict[str, str] = {
                     trainer.logger.log_image("train", [pl_module(batch[0])])
                     pl_module.train()
         """,
-    "teacher_rebound.py": """
-        import torch.nn.functional as F
-
-
-        def train(student, teacher, loader, optimizer):
-            student.train()
-            teacher.eval()
-            for x, y in loader:
-                output = student(x)
+    "teacher_rebound.py": DISTILLING
+    + """
                 teacher_output = teacher(x)
                 if teacher.frozen:
                     teacher_output = teacher_output.detach()
-                loss = F.kl_div(F.log_softmax(output, 1), F.softmax(teacher_output, 1)) + F.cross_entropy(output, y)
-                optimizer.zero_grad()
-                loss.backward()
-                optimizer.step()
-        """,
+"""
+    + DISTILLING_STEP,
     "force_field.py": """
         import torch
 
