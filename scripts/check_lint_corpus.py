@@ -1204,12 +1204,11 @@ FIRST_CONTACT: Final[dict[int, dict]] = {
 #: fetched, leaving out one that shares 13 % or more of its ``*.py`` files (identical content) with an earlier round's
 #: trees, until it has at least 24 repositories and 2,000 files; only then is it added to ``REPOS`` and measured,
 #: once. Rounds 53 and 54 were taken from the queue set aside at ``b468af8`` (their comments in ``REPOS``). Rounds 55
-#: and 56: the candidates a reviewer who had not seen the linter chose (research code, courses and competition code;
-#: a second list, of Lightning projects and libraries, is still to come, and is appended after these, shuffled the
-#: same way), none in ``REPOS``, queued before, in the issue's list or among the README's five; owners a-l (and
-#: digits) in round 55, m-z in round 56, each in an order drawn at random (``random.Random(round).shuffle`` of the
-#: names sorted case-insensitively). Neither round has 2,000 files in these alone: they are taken once the second
-#: list is in.
+#: and 56: the candidates two reviewers who had not seen the linter chose: first research code, courses and
+#: competition code (set aside at ``ebb2b76``), then, appended after them, Lightning projects and libraries with tests
+#: or examples (the second list, which came in after one rule change); none in ``REPOS``, queued before, in the
+#: issue's list or among the README's five; owners a-l (and digits) in round 55, m-z in round 56, each list in an
+#: order drawn at random (``random.Random(round).shuffle`` of the names sorted case-insensitively).
 QUEUED: Final[dict[int, tuple[str, ...]]] = {
     55: (
         "explainingai-code/DDPM-Pytorch",
@@ -1245,6 +1244,24 @@ QUEUED: Final[dict[int, tuple[str, ...]]] = {
         "bcaitech1/p3-ims-obd-multihead_ensemble",
         "chiennv2000/Meta-Learning",
         "berkeleydeeprlcourse/homework_fall2021",
+        "adosar/aidsorb",
+        "goodnightng0/Next_Shot_Prediction",
+        "funcwj/aps",
+        "georgi/music-transformer",
+        "CognitiveModeling/dlwp-hpx",
+        "lopeve/colearnt-prompting",
+        "facebookresearch/recipes",
+        "dice-group/dice-embeddings",
+        "HeliXonProtein/ProtMyth",
+        "jakelevi1996/juml",
+        "LucasUnizar/DeepONets-Lightning",
+        "Jiang-Phenomics-Lab/LeafPoseNet",
+        "alexanderkhoe/Crossdomain-Flood-Segmentation",
+        "JotatD/fdc",
+        "hannesvdc/PINO",
+        "cvignac/graph_regression_template",
+        "emilbaekdahl/masters-code",
+        "cistrome/MIRA",
     ),
     56: (
         "pclucas14/pixel-cnn-pp",
@@ -1280,6 +1297,33 @@ QUEUED: Final[dict[int, tuple[str, ...]]] = {
         "suiqingying/nlp-course-assignments",
         "yurayli/image-caption-pytorch",
         "mkiatos/power-push-grasping",
+        "tmbdev/ocropus4",
+        "tylerkurahashi/pytorch-GAN",
+        "WwZzz/easyFL",
+        "rezaakb/pinns-torch",
+        "msinclair-py/ProtLIpInt",
+        "polycomplab/GCNN_PI_glass_transition",
+        "shryu8902/XQLF",
+        "WongKinYiu/YOLO",
+        "VinhLoiIT/ocrstack",
+        "xjzhaang/microgrooves-classification",
+        "woven-planet/l5kit",
+        "weiss25r/DiffLightning",
+        "njanirudh/Geo-Segmentation-Pytorch",
+        "s-omranpour/MIDI-Transformer",
+        "noncomputable/molecular-property-prediction",
+        "nannau/ClimatExML",
+        "s4m77/Kaggle-HMS-2",
+        "neffjulian/remote_sensing",
+        "reymondzzzz/transformer_ocr",
+        "TimKraemer1/argoverse-prediction",
+        "Yotsuyubi/wave-nr-gan",
+        "rzamarefat/SelfSupervised_Visual_Search_ECommerce",
+        "tutur90/Cerebro",
+        "vspavl99/FastOrgansLocalizationOnCT",
+        "Torfinhell/ASR_Conformer",
+        "medav/mlzoo",
+        "TWK2022/TimeSeriesForecasting",
     ),
 }
 
