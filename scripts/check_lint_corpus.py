@@ -1204,9 +1204,10 @@ FIRST_CONTACT: Final[dict[int, dict]] = {
 #: fetched, leaving out one that shares 13 % or more of its ``*.py`` files (identical content) with an earlier round's
 #: trees, until it has at least 24 repositories and 2,000 files; only then is it added to ``REPOS`` and measured,
 #: once. Rounds 53 and 54 were taken from the queue set aside at ``b468af8`` (their comments in ``REPOS``). Rounds 55
-#: and 56: the candidates two reviewers who had not seen the linter chose: first research code, courses and
+#: and 56: the candidates three reviewers who had not seen the linter chose: first research code, courses and
 #: competition code (set aside at ``ebb2b76``), then, appended after them, Lightning projects and libraries with tests
-#: or examples (the second list, which came in after one rule change); none in ``REPOS``, queued before, in the
+#: or examples (the second list, which came in after one rule change), then a third reviewer's list of the same kind
+#: (its names not already queued); none in ``REPOS``, queued before, in the
 #: issue's list or among the README's five; owners a-l (and digits) in round 55, m-z in round 56, each list in an
 #: order drawn at random (``random.Random(round).shuffle`` of the names sorted case-insensitively).
 QUEUED: Final[dict[int, tuple[str, ...]]] = {
@@ -1262,6 +1263,26 @@ QUEUED: Final[dict[int, tuple[str, ...]]] = {
         "cvignac/graph_regression_template",
         "emilbaekdahl/masters-code",
         "cistrome/MIRA",
+        "2ineddine/MatchaTTS-Implementation-Analysis",
+        "KIT-MBS/selbstaufsicht",
+        "Gregory-Eales/Neural-ODE",
+        "jeremyjordan/midi-lm",
+        "koacai/geneses",
+        "jcathalina/Rxitect",
+        "Audio-AGI/AudioSep",
+        "lsrock1/aicity",
+        "genbio-ai/ModelGenerator",
+        "fceccucci/OptML-Project",
+        "DimaKrasav4eg/electricity_consumption_forecasting_mlops",
+        "Aamer98/DDPM-PyTorchLightning",
+        "litrl/litrl_code",
+        "kmouleejunhyuk/final-project-level3-cv-06",
+        "HelloWorldLTY/RobustCell",
+        "LuohaoSun/Transformers-for-Time-Series",
+        "gmum/huggingmolecules",
+        "boschresearch/torchphysics",
+        "ducto489/lib_ocr",
+        "AITRICS/pathology_mil",
     ),
     56: (
         "pclucas14/pixel-cnn-pp",
@@ -1324,6 +1345,26 @@ QUEUED: Final[dict[int, tuple[str, ...]]] = {
         "Torfinhell/ASR_Conformer",
         "medav/mlzoo",
         "TWK2022/TimeSeriesForecasting",
+        "piton22/weather-recognition",
+        "NeuRoNeLab/RSDiX-CLIP",
+        "tdrose/medium-articles-code",
+        "paulkry/topology-control",
+        "ShopRunner/collie",
+        "SchubertLab/meTCRs",
+        "Mikikrus/monocular-depth-estimation",
+        "thien/specialk",
+        "nicikess/master-thesis",
+        "meghbhalerao/summarizer",
+        "miloknowles/gnn-protein-classification",
+        "scart97/thunder-speech",
+        "OATML-Markslab/ProteinGym",
+        "PellelNitram/xournalpp_htr",
+        "scDiffEq/scDiffEq",
+        "PerrySkywalker/foundMIL",
+        "slideflow/slideflow",
+        "Simplicity-Sprint/NLP-AncientGreek-Thesis",
+        "mahak-modani/Multimodal-SSL-Hybrid",
+        "soumik12345/clip-lightning",
     ),
 }
 
