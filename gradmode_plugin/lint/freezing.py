@@ -89,12 +89,12 @@ def frozen_arguments(
     if values is None:
         return []
     passed = _passed(function, call, bound)
-    bindings = _bindings(function)
+    assigned = bindings(function)
     found: list[ast.expr] = []
     for name, argument in passed.items():
         frozen_at = _freezing_statement(function.body, values, name)
         # `nets = [nets]` before the loop: what is frozen is no longer the argument itself
-        if frozen_at is not None and all(line >= frozen_at for line in bindings.get(name, ())):
+        if frozen_at is not None and all(line >= frozen_at for line in assigned.get(name, ())):
             found.append(argument)
     return found
 
@@ -112,7 +112,7 @@ def returns_frozen(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     name = names.pop()
     values = _argument_values(function.args, ast.Call(func=ast.Name(id=function.name), args=[], keywords=[]), bound=0)
     frozen_at = _freezing_statement(function.body, values or {}, name)
-    return frozen_at is not None and all(line <= frozen_at for line in _bindings(function).get(name, ()))
+    return frozen_at is not None and all(line <= frozen_at for line in bindings(function).get(name, ()))
 
 
 def returns_frozen_argument(function: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, bound: int = 0) -> bool:
@@ -159,7 +159,7 @@ def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST
     return found
 
 
-def _bindings(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[int]]:
+def bindings(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[int]]:
     """Each name a function's body assigns itself (a target, a loop variable, a ``with ... as``, a ``:=``; not
     ``name.attr = ...``), with the lines it is assigned on."""
     lines: dict[str, list[int]] = {}

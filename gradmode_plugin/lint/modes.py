@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import ast
 import functools
+from collections.abc import Collection
 from typing import Final
 
 from gradmode_plugin.lint import names
 from gradmode_plugin.lint.calls import Def, eval_returned_at, given_for, passed_to
+from gradmode_plugin.lint.freezing import bindings
 from gradmode_plugin.lint.grad import INFERENCE_FUNCTIONS, grad_off_when_run, turns_grad_back_on
 from gradmode_plugin.lint.loops import is_evaluation_name
 from gradmode_plugin.lint.rules import RULES_BY_CODE
@@ -231,11 +233,7 @@ class ModeRules(Walk):
                 continue  # `run_epoch(model, loader, train)` that nothing here calls: its caller sets the grad mode
             if in_training and not self.output_detached(call, scope.node):
                 continue
-            evaluated = scope.mode_tests.get(last[0], ())
-            if any(
-                not any(_contradict(test, other) for test in evaluated for other in scope.grad_tests.get(at, ()))
-                for at in self.output_differentiated(call, scope.node)
-            ):
+            if any(_together(scope, last[0], at) for at in self.output_differentiated(call, scope.node)):
                 continue  # its graph is differentiated (after the module is trained again: a critic's loss)
             if effective is None:
                 effective = self.effective_grad(scope)
@@ -594,13 +592,7 @@ class ModeRules(Walk):
         ``cls``), a branch the call's constant arguments rule out is not walked: ``backprop(..., training=False)``
         and ``_run_one_epoch(epoch, cross_valid=True)`` never reach their ``backward()``."""
         definition = Def(node, cls, None, FREE, FREE) if call is not None else None
-        assigned = {
-            target.id
-            for sub in ast.walk(node)
-            if isinstance(sub, (ast.Assign, ast.AugAssign, ast.AnnAssign))
-            for target in (sub.targets if isinstance(sub, ast.Assign) else [sub.target])
-            if isinstance(target, ast.Name)
-        }
+        assigned = bindings(node).keys() if call is not None else set()
         found: ast.Call | None = None
         stack: list[tuple[ast.AST, int]] = [(stmt, FREE) for stmt in reversed(node.body)]
         while stack:
@@ -904,12 +896,21 @@ def _excused(
     (or after the module is trained again) of the forward in between, nor one under a test that the ``eval()``'s
     branch has failed (``if phase == "train": loss.backward()`` in a loop shared by both phases; ``tests``: False
     to read no tests)."""
-    evaluated = scope.mode_tests.get(after, ()) if tests else ()
     return any(
         (path[: len(wanted)] == wanted or wanted[: len(path)] == path)
         and ((at > after and (until is None or at < until)) or not at[0])
-        and not any(_contradict(test, other) for test in evaluated for other in scope.grad_tests.get(at, ()))
+        and (not tests or _together(scope, after, at))
         for wanted, at in scope.grad_paths
+    )
+
+
+def _together(scope: Scope, evaluated: tuple[int, int], differentiated: tuple[int, int]) -> bool:
+    """Whether the code that computes gradients ending at ``differentiated`` can run in the same pass as the
+    ``eval()`` at ``evaluated``: no test around one contradicts a test around the other."""
+    return not any(
+        _contradict(test, other)
+        for test in scope.mode_tests.get(evaluated, ())
+        for other in scope.grad_tests.get(differentiated, ())
     )
 
 
@@ -1027,7 +1028,9 @@ def _flag(test: ast.expr, failed: bool) -> tuple[str, tuple[bool, object]] | Non
     return compared[0], (False, (not failed, compared[1]))
 
 
-def _branch_chosen(test_node: ast.If, call: ast.Call, definition: Def, assigned: set[str]) -> list[ast.stmt] | None:
+def _branch_chosen(
+    test_node: ast.If, call: ast.Call, definition: Def, assigned: Collection[str]
+) -> list[ast.stmt] | None:
     """The one branch of an ``if`` on a parameter that a call's constant argument leaves (``if training:`` with
     ``training=False`` given: its ``else``), or None where both may run."""
     for failed, other in ((False, test_node.orelse), (True, test_node.body)):

@@ -682,7 +682,7 @@ def _rebinding_cuts(function: ast.AST) -> dict[tuple[int, str], tuple[int, int]]
             block = getattr(node, field, None)
             if not isinstance(block, list):
                 continue
-            open_calls: dict[str, list[int]] = {}  # name -> calls bound to it above, not yet rebound
+            open_bindings: dict[str, int] = {}  # name -> the assignment above that bound it, not yet rebound
             for stmt in block:
                 if not (
                     isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
@@ -690,9 +690,9 @@ def _rebinding_cuts(function: ast.AST) -> dict[tuple[int, str], tuple[int, int]]
                     continue
                 name = stmt.targets[0].id
                 end = (stmt.end_lineno or stmt.lineno, stmt.end_col_offset or 0)
-                for call in open_calls.pop(name, ()):
-                    cuts[call, name] = end
-                open_calls[name] = [id(stmt)]
+                if name in open_bindings:
+                    cuts[open_bindings[name], name] = end
+                open_bindings[name] = id(stmt)
     return cuts
 
 
@@ -733,7 +733,7 @@ class Walk(abc.ABC):
         self.test_file = is_test_path(path)
         self._index: CallIndex | None = None
         self._full_tree: ast.Module | None = None
-        self._detached: dict[int, tuple[frozenset[int], dict[int, frozenset[tuple[int, int]]]]] = {}
+        self._flows_by_function: dict[int, tuple[frozenset[int], dict[int, frozenset[tuple[int, int]]]]] = {}
         self.eval_functions = eval_functions
         self.imports = ImportTable()
         self.imports.bound_in(tree, None if project is None else lambda star: project.star_names(path, star))
@@ -901,9 +901,9 @@ class Walk(abc.ABC):
         return self._flows(function)[1].get(id(call), frozenset())
 
     def _flows(self, function: ast.AST) -> tuple[frozenset[int], dict[int, frozenset[tuple[int, int]]]]:
-        found = self._detached.get(id(function))
+        found = self._flows_by_function.get(id(function))
         if found is None:
-            found = self._detached[id(function)] = output_flows(function)
+            found = self._flows_by_function[id(function)] = output_flows(function)
         return found
 
     def _definition(self, scope: Scope) -> Def | None:
