@@ -104,6 +104,10 @@ PARAMETER_FREE: Final[frozenset[str]] = frozenset(
     )
 )  # fmt: skip
 _AFFINE_BY_DEFAULT: Final = frozenset({"torch.nn.InstanceNorm1d", "torch.nn.InstanceNorm2d", "torch.nn.InstanceNorm3d"})
+#: torchmetrics runs a ``Metric``'s ``update`` with gradients off (``Metric._wrap_update``: ``set_grad_enabled`` of
+#: ``_enable_grad``, False except inside the metric's own ``forward``): a subclass's ``update`` body is gradient-free.
+_METRIC_PACKAGE: Final = "torchmetrics."
+_METRIC_UPDATE: Final = "update"
 #: Frameworks whose evaluation steps are not run under ``no_grad`` by their caller (each step sets it itself).
 _STEPS_KEEP_GRAD: Final = ("skorch.",)
 #: Bases (as written) that are not Lightning's nor built on it: a class with only these, or none, is no
@@ -489,17 +493,20 @@ def is_false(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is False
 
 
-def output_flows(function: ast.AST) -> tuple[frozenset[int], dict[int, frozenset[tuple[int, int]]]]:
+def output_flows(
+    function: ast.AST, qualname: Callable[[ast.expr], str | None] | None = None
+) -> tuple[frozenset[int], dict[int, frozenset[tuple[int, int]]]]:
     """Two sets of calls (by ``id``). First, those all of whose output a function only detaches (a frozen feature
     extractor whose graph is dropped at once): ``model(x).detach()``, or ``_, aux = model(x)`` and then only
     ``aux["penultimate"].detach()``, or only hands on, through arithmetic, tensor methods and calls, to names whose
     values are so (a target actor's ``a = actor_(s)`` read only by ``q = critic_(s, a)`` and ``q.detach()``; a TD
-    target ``y = r + gamma * q.squeeze(1)`` copied with ``torch.tensor(y)``). Detached means ``.detach()``,
+    target ``y = r + gamma * q.squeeze(1)`` copied with ``torch.tensor(y)``, or appended to a list ``ys = []``
+    that ``torch.tensor(ys)`` copies). Detached means ``.detach()``,
     ``.data``, ``.item()``/``.tolist()``/``.numpy()``, ``float(...)``/``int(...)``/``bool(...)`` or
-    ``torch.tensor(...)``. An output read any other way (returned, stored, passed to a statement's call), or not
-    read at all, is not. Second, those whose output it differentiates (``.backward()``, ``torch.autograd.grad``),
-    through the same ways (their graph is used), each with where the calls that differentiate it end. One walk of
-    the function, whatever the number of calls asked about.
+    ``torch.tensor(...)`` (``qualname`` resolves an alias such as ``T.tensor``). An output read any other way
+    (returned, stored, passed to a statement's call), or not read at all, is not. Second, those whose output it
+    differentiates (``.backward()``, ``torch.autograd.grad``), through the same ways (their graph is used), each with
+    where the calls that differentiate it end. One walk of the function, whatever the number of calls asked about.
 
     >>> def detached(source):
     ...     module = ast.parse(source)
@@ -519,6 +526,9 @@ def output_flows(function: ast.AST) -> tuple[frozenset[int], dict[int, frozenset
     False
     >>> detached("e = net(pos).sum()\\nf = torch.autograd.grad(e, pos)[0]\\nout = f.tolist()")
     False
+    >>> appended = "q = critic(s)\\nys = []\\nfor j in b:\\n    ys.append(r[j] + g * q[j])\\n"
+    >>> detached(appended + "ys = torch.tensor(ys)\\nl = f(ys, p)"), detached(appended + "l = f(torch.stack(ys), p)")
+    (True, False)
     >>> module = ast.parse("q = critic(s)\\nnet.train()\\nloss = mse(y, q)\\nloss.backward()")
     >>> output_flows(module)[1][id(module.body[0].value)]
     frozenset({(4, 15)})
@@ -537,6 +547,8 @@ def output_flows(function: ast.AST) -> tuple[frozenset[int], dict[int, frozenset
     stores: dict[str, list[tuple[int, int]]] = {}  # where each name is bound
     ends: dict[int, tuple[int, int]] = {}  # an assignment to names only -> where it ends
     calls: list[ast.Call] = []
+    lists: dict[str, list[tuple[tuple[int, int], int]]] = {}  # a name -> where `name = []` binds it, that assignment
+    appending: set[int] = set()  # the names read only to append to them (`ys` of `ys.append(v)`)
     for sub in subnodes(function):
         for child in child_nodes(sub):
             parents[id(child)] = sub
@@ -551,8 +563,12 @@ def output_flows(function: ast.AST) -> tuple[frozenset[int], dict[int, frozenset
             if all(isinstance(elt, ast.Name) for elt in names):
                 bound[id(sub)] = [elt.id for elt in names if isinstance(elt, ast.Name)]
                 ends[id(sub)] = (sub.end_lineno or sub.lineno, sub.end_col_offset or 0)
+                if len(names) == 1 and isinstance(sub.value, ast.List) and not sub.value.elts:
+                    lists.setdefault(names[0].id, []).append(((sub.lineno, sub.col_offset), id(sub)))  # type: ignore[union-attr]
         elif isinstance(sub, ast.Call):
             calls.append(sub)
+            if _appends_to(sub) is not None:
+                appending.add(id(sub.func.value))  # type: ignore[attr-defined]
     cuts = _rebinding_cuts(function)
 
     differentiating: dict[int, tuple[int, int]] = {}  # a value differentiated -> where the call that does it ends
@@ -584,7 +600,13 @@ def output_flows(function: ast.AST) -> tuple[frozenset[int], dict[int, frozenset
             if isinstance(parent, ast.Call):
                 if parent.func is node:
                     return None
-                name = dotted(parent.func) or ""
+                holder = _appends_to(parent)
+                if holder is not None:  # `ys.append(v)`: v goes where the list `ys = []` above goes
+                    return max(
+                        (where for where in lists.get(holder.id, ()) if where[0] < (holder.lineno, holder.col_offset)),
+                        default=(None, None),
+                    )[1]
+                name = (qualname(parent.func) if qualname else None) or dotted(parent.func) or ""
                 if name in _DETACHING_CALLS:
                     return _DROPPED
                 if name.rpartition(".")[2] in _DIFFERENTIATING:  # `autograd.grad(energy, pos)`: the graph is used
@@ -607,7 +629,8 @@ def output_flows(function: ast.AST) -> tuple[frozenset[int], dict[int, frozenset
             read
             for name in bound[assignment]
             for read in reads.get(name, ())
-            if (assignment, name) not in cuts or (read.lineno, read.col_offset) < cuts[assignment, name]
+            if id(read) not in appending
+            and ((assignment, name) not in cuts or (read.lineno, read.col_offset) < cuts[assignment, name])
         ]
 
     dead: dict[int, bool] = {}
@@ -635,7 +658,9 @@ def output_flows(function: ast.AST) -> tuple[frozenset[int], dict[int, frozenset
             found += [
                 read
                 for read in reads.get(name, ())
-                if (read.lineno, read.col_offset) > end and (until is None or (read.lineno, read.col_offset) < until)
+                if id(read) not in appending
+                and (read.lineno, read.col_offset) > end
+                and (until is None or (read.lineno, read.col_offset) < until)
             ]
         return found
 
@@ -662,6 +687,13 @@ def output_flows(function: ast.AST) -> tuple[frozenset[int], dict[int, frozenset
         elif found := sites(call):
             backpropagated[id(call)] = found
     return frozenset(detached), backpropagated
+
+
+def _appends_to(call: ast.Call) -> ast.Name | None:
+    """The list a call appends its one argument to (``ys`` of ``ys.append(v)``), else None."""
+    func = call.func
+    appends = isinstance(func, ast.Attribute) and func.attr == "append" and len(call.args) == 1 and not call.keywords
+    return func.value if appends and isinstance(func.value, ast.Name) else None  # type: ignore[attr-defined]
 
 
 #: ``fate`` of a value that is detached, and of one that is differentiated
@@ -875,7 +907,12 @@ class Walk(abc.ABC):
     def index(self) -> CallIndex:
         """The module's calls (the whole module, parsed again if only a part was), built once when asked."""
         if self._index is None:
-            self._index = CallIndex(self.full_tree(), self._grad_of)
+            metrics = self._metric_classes
+            self._index = CallIndex(
+                self.full_tree(),
+                self._grad_of,
+                (lambda d: d.name == _METRIC_UPDATE and d.cls in metrics) if metrics else None,
+            )
         return self._index
 
     def full_tree(self) -> ast.Module:
@@ -883,6 +920,17 @@ class Walk(abc.ABC):
         if self._full_tree is None:
             self._full_tree = self.tree if self.whole else ast.parse(self.source, filename=self.path)
         return self._full_tree
+
+    @functools.cached_property
+    def _metric_classes(self) -> frozenset[str]:
+        """The file's classes built on a torchmetrics class (``_METRIC_PACKAGE``): their ``update`` runs with
+        gradients off."""
+        return frozenset(
+            node.name
+            for node in ast.walk(self.full_tree())
+            if isinstance(node, ast.ClassDef)
+            and any((self.imports.qualname(base) or "").startswith(_METRIC_PACKAGE) for base in node.bases)
+        )
 
     @functools.cached_property
     def module_classes(self) -> frozenset[str]:
@@ -903,7 +951,7 @@ class Walk(abc.ABC):
     def _flows(self, function: ast.AST) -> tuple[frozenset[int], dict[int, frozenset[tuple[int, int]]]]:
         found = self._flows_by_function.get(id(function))
         if found is None:
-            found = self._flows_by_function[id(function)] = output_flows(function)
+            found = self._flows_by_function[id(function)] = output_flows(function, self.imports.qualname)
         return found
 
     def _definition(self, scope: Scope) -> Def | None:

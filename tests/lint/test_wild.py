@@ -125,6 +125,30 @@ TRAIN = """
                     print(sum(model(x).sum() for x, _ in loader))
 """
 
+#: An Inception feature extractor frozen in ``__init__`` and run from ``update``: with gradients on unless torchmetrics
+#: runs ``update`` (a ``Metric`` subclass: ``set_grad_enabled(False)`` around it).
+INCEPTION_SCORE = """
+    import torch
+    from torchvision import models
+    {header}
+
+    class KernelInceptionDistance{base}:
+        def __init__(self):
+            super().__init__()
+            self.inception = models.inception_v3(weights=None)
+            self.inception.eval()
+            self.classifier = models.resnet18(weights=None)
+            self.scores = []
+
+        def features(self, images):
+            return torch.flatten(self.inception(images), 1)  # expect: GM501
+
+        def update(self, real, fake):
+            self.classifier.eval()
+            confidence = self.classifier(fake).softmax(1).amax(1).mean().item()  # expect: GM501
+            self.scores.append((self.features(real) - self.features(fake)).pow(2).mean().item() * confidence)
+    """
+
 BUGS: dict[str, str] = {
     # a widely copied LSTM forecasting idiom: the initial state made to require grad asks for no gradient
     "lstm_initial_state.py": """
@@ -414,6 +438,30 @@ BUGS: dict[str, str] = {
                 critic_loss.backward()
                 self.critic_optimizer.step()
         """,
+    "td_target_list.py": """
+        import torch as T
+        import torch.nn.functional as F
+
+
+        class Agent:
+            def learn(self, state, action, reward, new_state, done):
+                self.target_actor.eval()
+                self.target_critic.eval()
+                self.critic.eval()
+                target_actions = self.target_actor.forward(new_state)  # expect: GM501
+                critic_value_ = self.target_critic.forward(new_state, target_actions)  # expect: GM501
+                critic_value = self.critic.forward(state, action)
+                target = []
+                for j in range(self.batch_size):
+                    target.append(reward[j] + self.gamma * critic_value_[j] * done[j])
+                target = T.tensor(target).view(self.batch_size, 1)
+                self.critic.train()
+                self.critic.optimizer.zero_grad()
+                critic_loss = F.mse_loss(target, critic_value)
+                critic_loss.backward()
+                self.critic.optimizer.step()
+        """,
+    "inception_score.py": INCEPTION_SCORE.format(base="", header=""),
     "module_name_rebound.py": """
         import torch
 
@@ -990,6 +1038,23 @@ BUGS: dict[str, str] = {
 }
 
 CORRECT: dict[str, str] = {
+    "metric_update.py": INCEPTION_SCORE.format(base="(Metric)", header="from torchmetrics import Metric\n"),
+    "critic_fitted_in_eval.py": """
+        import torch as T
+        import torch.nn.functional as F
+
+
+        class Agent:
+            def fit_values(self, states, returns):
+                self.critic.eval()  # BatchNorm statistics frozen while the value head is fitted
+                values = []
+                for s in states:
+                    values.append(self.critic(s))
+                loss = F.mse_loss(T.stack(values), returns)
+                self.optimizer.zero_grad()
+                loss.backward()
+                self.optimizer.step()
+        """,
     "shared_epoch_function.py": SHARED_EPOCH
     + """
 
