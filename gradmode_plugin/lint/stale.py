@@ -9,8 +9,9 @@ Only what the project's own files show counts, so that nothing is left out on a 
   ``c``, and no other file named ``c.*`` there: a compiled extension, a stub), and a ``c.py`` or a folder ``c``
   lies elsewhere under ``a`` (the module was moved);
 - ``from a.b import x`` where ``a/b.py`` is a file of the project that cannot be parsed, or that binds no ``x`` at
-  its top level and leaves no way to make one (no ``import *``, no module ``__getattr__``, no ``globals()``,
-  ``exec`` or ``sys.modules``);
+  its top level and leaves no way to make one (no ``import *`` but a relative one of a module of the project, whose
+  public names or ``__all__`` it then binds; no module ``__getattr__``, no ``globals()``, ``exec`` or
+  ``sys.modules``); the same where ``a/b`` is a package, for its ``__init__.py``, unless ``x`` is a module of it;
 - ``from ..a.b import x``: the same, the module looked for only where the dots put it (the package that many
   levels up, within the run's root).
 
@@ -33,12 +34,20 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Final
 
 __all__ = ["StaleImports"]
 
+#: What every module has without binding it (``from .models import __dict__`` reads the module's namespace).
+_IMPLICIT: Final = frozenset(
+    {"__dict__", "__name__", "__doc__", "__file__", "__package__", "__loader__", "__spec__", "__path__", "__builtins__"}
+)
 #: What lets a module make names that its top level does not bind where they can be read.
 _DYNAMIC_NAMES = frozenset({"globals", "exec", "modules", "__getattr__", "setattr", "vars", "locals"})
+#: Of those, what makes module names from inside a function too (a backend loader's
+#: ``setattr(sys.modules[__name__], api, ...)``); ``setattr``/``vars``/``locals`` there are mostly about objects.
+_DYNAMIC_IN_FUNCTIONS = frozenset({"globals", "exec", "modules"})
 
 
 class StaleImports:
@@ -52,6 +61,8 @@ class StaleImports:
             self._root = os.path.dirname(self._root)
         #: module file -> the names its top level binds, None where it may make others (or cannot be parsed: "")
         self._bound: dict[str, frozenset[str] | str | None] = {}
+        #: module file -> the names its ``__all__`` lists, where it is a literal list or tuple of strings
+        self._all: dict[str, frozenset[str]] = {}
 
     def reason(self, path: str, source: bytes) -> str | None:
         """Why the file at ``path`` cannot be imported, naming the line and the import; None where nothing shows
@@ -81,9 +92,13 @@ class StaleImports:
                         f"line {stmt.lineno} imports `{module}`, which the project does not have (it has a "
                         f"`{module.rpartition('.')[2]}` elsewhere: moved?)"
                     )
-                if isinstance(stmt, ast.ImportFrom) and found.endswith(".py"):
-                    bound = self._names(found)
-                    shown = os.path.relpath(found, self._root)
+                package = os.path.join(found, "__init__.py")
+                if isinstance(stmt, ast.ImportFrom) and (found.endswith(".py") or os.path.isfile(package)):
+                    source_file = found if found.endswith(".py") else package
+                    bound = self._names(source_file)
+                    if isinstance(bound, frozenset) and source_file == package:  # its modules import as its names
+                        bound |= _modules_in(found)
+                    shown = os.path.relpath(source_file, self._root)
                     if bound == "":
                         return f"line {stmt.lineno} imports `{module}`, whose file `{shown}` cannot be parsed"
                     wanted = [alias.name for alias in stmt.names if alias.name != "*"]
@@ -137,7 +152,10 @@ class StaleImports:
         )
 
     def _names(self, path: str) -> frozenset[str] | str | None:
+        """The names the module at ``path`` binds at its top level (``_top_level_names``); "" where it cannot be
+        parsed; None where it may bind others."""
         if path not in self._bound:
+            self._bound[path] = None  # a cycle of star imports: not known
             try:
                 with open(path, "rb") as file:
                     tree = ast.parse(file.read(), filename=path)
@@ -146,8 +164,29 @@ class StaleImports:
             except (OSError, RecursionError):
                 self._bound[path] = None
             else:
-                self._bound[path] = _top_level_names(tree)
+                listed = _listed(tree)
+                if listed is not None:
+                    self._all[path] = listed
+                self._bound[path] = _top_level_names(tree, lambda node: self._star(path, node))
         return self._bound[path]
+
+    def _star(self, path: str, node: ast.ImportFrom) -> frozenset[str] | None:
+        """What ``from .x import *`` in the module at ``path`` binds: the public names of ``x`` (its ``__all__``
+        where it lists them), when ``x`` is a module of the project; None where that is not known."""
+        if not node.level:
+            return None
+        here = os.path.dirname(path)
+        for _ in range(node.level - 1):
+            here = os.path.dirname(here)
+        found = _walk(here, node.module.split(".")) if node.module else None
+        if not found:
+            return None
+        target = found if found.endswith(".py") else os.path.join(found, "__init__.py")
+        names = self._names(target) if os.path.isfile(target) else None
+        if not isinstance(names, frozenset):
+            return None
+        listed = self._all.get(target)
+        return listed if listed is not None else frozenset(name for name in names if not name.startswith("_"))
 
 
 def _walk(top: str, rest: list[str]) -> str | None:
@@ -172,10 +211,19 @@ def _walk(top: str, rest: list[str]) -> str | None:
     return current
 
 
-def _top_level_names(tree: ast.Module) -> frozenset[str] | None:
+def _top_level_names(
+    tree: ast.Module, star: Callable[[ast.ImportFrom], frozenset[str] | None] = lambda node: None
+) -> frozenset[str] | None:
     """The names a module's top level binds (inside its ``if``/``try``/``with``/loops too); None where it may bind
-    others (``import *``, ``globals()``, ``exec``, a module ``__getattr__``, ``sys.modules``)."""
+    others (``globals()``, ``exec``, a module ``__getattr__``, ``sys.modules``, an ``import *`` of which ``star``
+    does not tell the names)."""
     names: set[str] = {name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names}
+    names |= _IMPLICIT
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Name) and node.id in _DYNAMIC_IN_FUNCTIONS) or (
+            isinstance(node, ast.Attribute) and node.attr in _DYNAMIC_IN_FUNCTIONS
+        ):
+            return None
     pending: list[ast.AST] = list(tree.body)
     while pending:
         node = pending.pop()
@@ -187,8 +235,12 @@ def _top_level_names(tree: ast.Module) -> frozenset[str] | None:
         if isinstance(node, ast.Import | ast.ImportFrom):
             for alias in node.names:
                 if alias.name == "*":
-                    return None
-                names.add(alias.asname or alias.name.partition(".")[0])
+                    starred = star(node) if isinstance(node, ast.ImportFrom) else None
+                    if starred is None:
+                        return None
+                    names |= starred
+                else:
+                    names.add(alias.asname or alias.name.partition(".")[0])
             continue
         if isinstance(node, ast.ExceptHandler) and node.name:
             names.add(node.name)
@@ -201,3 +253,28 @@ def _top_level_names(tree: ast.Module) -> frozenset[str] | None:
             return None
         pending.extend(ast.iter_child_nodes(node))
     return None if "__getattr__" in names else frozenset(names)
+
+
+def _listed(tree: ast.Module) -> frozenset[str] | None:
+    """The names a module's top-level ``__all__ = [...]`` lists, where it is one literal list or tuple of strings."""
+    for stmt in tree.body:
+        if (
+            isinstance(stmt, ast.Assign)
+            and any(isinstance(target, ast.Name) and target.id == "__all__" for target in stmt.targets)
+            and isinstance(stmt.value, ast.List | ast.Tuple)
+            and all(isinstance(elt, ast.Constant) and isinstance(elt.value, str) for elt in stmt.value.elts)
+        ):
+            return frozenset(elt.value for elt in stmt.value.elts)  # type: ignore[attr-defined]
+    return None
+
+
+def _modules_in(folder: str) -> frozenset[str]:
+    """The modules of a package folder, importable as its names (``from pkg import sub``): every file and folder
+    in it, by the name before its first dot (a compiled extension too; a data file's name only errs on silence)."""
+    try:
+        entries = os.listdir(folder)
+    except OSError:
+        return frozenset()
+    return frozenset(
+        entry.partition(".")[0] for entry in entries if "." in entry or os.path.isdir(os.path.join(folder, entry))
+    )

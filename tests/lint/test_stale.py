@@ -41,6 +41,11 @@ PROJECT = {
     "lib/__init__.py": "",
     "lib/torch/__init__.py": "",
     "lib/torch/sub/distributions.py": "",
+    "plugins/__init__.py": "from .impl import *\n",
+    "plugins/impl.py": "class Plugin:\n    pass\n\n_hidden = 1\n",
+    "listed/__init__.py": "from .impl import *\n",
+    "listed/impl.py": "__all__ = ['Public']\nPublic = 1\nOther = 2\n",
+    "backend/__init__.py": "import sys\n\n\ndef load(name):\n    setattr(sys.modules[__name__], name, 1)\n",
 }
 
 
@@ -63,6 +68,12 @@ LEFT_OUT = {
         "from ..data.model import Gone",
         "imports `Gone` from `..data.model`",
     ),
+    "a name a package's `__init__` does not define": (
+        "from data import Anything",
+        "imports `Anything` from `data`, which `data/__init__.py` does not define",
+    ),
+    "a private name a relative `import *` does not bind": ("from plugins import _hidden", "imports `_hidden`"),
+    "a name left out of the `__all__` of a module imported with `*`": ("from listed import Other", "imports `Other`"),
 }
 
 
@@ -93,7 +104,11 @@ STILL_REPORTED = {
     "a module with `import *`": "from data.star import Anything",
     "a module with `__getattr__`": "from data.lazy import Anything",
     "a module writing `globals()`": "from data.dynamic import Made",
-    "a name of a package's `__init__`": "from data import Anything",
+    "a module of a package": "from data import sets",
+    "a name a package's `__init__` binds by a relative `import *`": "from plugins import Plugin",
+    "a name in the `__all__` of a module imported with `*`": "from listed import Public",
+    "a package that writes `sys.modules` in a function": "from backend import anything",
+    "a module's `__dict__`": "from data.model import __dict__",
 }
 
 
