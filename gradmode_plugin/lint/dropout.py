@@ -12,6 +12,7 @@ import ast
 
 from gradmode_plugin.lint import names
 from gradmode_plugin.lint.calls import constructions, passed_for, passed_to
+from gradmode_plugin.lint.freezing import bindings
 from gradmode_plugin.lint.nodes import subnodes
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.walk import (
@@ -147,6 +148,8 @@ class DropoutRules(Walk):
             passed = passed_for(call, definition, p.id)
             if passed is None or _is_zero(passed) or _zero_unless_training(passed):
                 continue
+            if _bound_zero_unless_training(passed, caller.node if caller is not None else None):
+                continue  # `dropout = self.dropout if self.training else 0`, then `f(..., dropout=dropout)`
             if _zero_parameter(passed, caller.node if caller is not None else None):
                 continue  # handed on from the caller's own parameter, 0 by default
             return False
@@ -320,6 +323,19 @@ def _zero_parameter(passed: ast.expr, function: ast.FunctionDef | ast.AsyncFunct
         and passed.id in parameters(function)
         and _zero_default(function, passed.id)
     )
+
+
+def _bound_zero_unless_training(passed: ast.expr, function: ast.FunctionDef | ast.AsyncFunctionDef | None) -> bool:
+    """Whether a value passed on is a name the calling function binds only by plain assignments of a rate chosen
+    by the mode (``dropout = self.dropout if self.training else 0``)."""
+    if not isinstance(passed, ast.Name) or function is None or passed.id in parameters(function):
+        return False
+    plain = [
+        node.value
+        for node in ast.walk(function)
+        if isinstance(node, ast.Assign) and [dotted(target) for target in node.targets] == [passed.id]
+    ]
+    return len(plain) == len(bindings(function).get(passed.id, ())) > 0 and all(map(_zero_unless_training, plain))
 
 
 def _splat(call: ast.Call) -> bool:

@@ -630,7 +630,7 @@ class ModeRules(Walk):
         ``_forward_and_gradient`` calling ``_forward``): the forward's graph is what it differentiates."""
         definition = self._definition(scope)
         return definition is not None and any(
-            caller is not None and self._wants_grad_at(caller, call)
+            caller is not None and not _mode_switch(call) and self._wants_grad_at(caller, call)
             for caller, _, call in self.index().callers(definition)
         )
 
@@ -885,6 +885,19 @@ def _restored(call: ast.Call) -> str | None:
         if mode is not None and not isinstance(mode, ast.Constant):
             return "restore"
     return None
+
+
+def _mode_switch(call: ast.Call | None) -> bool:
+    """Whether a call is a module's mode switch (``self.model.train()``, ``net.eval()``, ``m.train(False)``), not a
+    call of a project method that shares the name (a trainer's own ``train``): no output to differentiate."""
+    return (
+        call is not None
+        and isinstance(call.func, ast.Attribute)
+        and call.func.attr in ("train", "eval")
+        and len(call.args) + len(call.keywords) <= 1
+        and all(keyword.arg == "mode" for keyword in call.keywords)
+        and (call.func.attr == "train" or not (call.args or call.keywords))
+    )
 
 
 def _excused(

@@ -149,6 +149,31 @@ INCEPTION_SCORE = """
             self.scores.append((self.features(real) - self.features(fake)).pow(2).mean().item() * confidence)
     """
 
+#: Attention whose helper applies ``F.dropout`` when its rate is above 0 (PoET's ``mha_attn``), and a module that
+#: hands it a rate through a variable: ``{rate}`` chosen by the mode (correct) or not (``{mark}``: the finding).
+ATTENTION_RATE = """
+    import torch
+    import torch.nn.functional as F
+    from torch import nn
+
+
+    def mha_attn(q, k, v, dropout=0):
+        probs = torch.softmax(q @ k.transpose(-2, -1), -1)
+        if dropout > 0:
+            probs = F.dropout(probs, p=dropout){mark}
+        return probs @ v
+
+
+    class Attention(nn.Module):
+        def __init__(self, p):
+            super().__init__()
+            self.dropout = p
+
+        def forward(self, q, k, v):
+            dropout = {rate}
+            return mha_attn(q, k, v, dropout=dropout)
+    """
+
 BUGS: dict[str, str] = {
     # a widely copied LSTM forecasting idiom: the initial state made to require grad asks for no gradient
     "lstm_initial_state.py": """
@@ -462,6 +487,26 @@ BUGS: dict[str, str] = {
                 self.critic.optimizer.step()
         """,
     "inception_score.py": INCEPTION_SCORE.format(base="", header=""),
+    "validation_in_train_method.py": """
+        class Network:
+            def train(self):
+                for epoch in range(self.epochs):
+                    self.model.train()
+                    for x, y in self.train_loader:
+                        self.optm.zero_grad()
+                        pi, sigma, mu = self.model(x)
+                        loss = self.make_loss(pi, sigma, mu, y)
+                        loss.backward()
+                        self.optm.step()
+                    if epoch % self.eval_step == 0:
+                        self.model.eval()
+                        test_loss = 0
+                        for x, y in self.test_loader:
+                            pi, sigma, mu = self.model(x)  # expect: GM501
+                            loss = self.make_loss(pi, sigma, mu, y)
+                            test_loss += loss.detach().cpu().numpy()
+        """,
+    "rate_through_variable.py": ATTENTION_RATE.format(rate="self.dropout", mark="  # expect: GM101"),
     "module_name_rebound.py": """
         import torch
 
@@ -1039,6 +1084,9 @@ BUGS: dict[str, str] = {
 
 CORRECT: dict[str, str] = {
     "metric_update.py": INCEPTION_SCORE.format(base="(Metric)", header="from torchmetrics import Metric\n"),
+    "rate_chosen_by_mode_through_variable.py": ATTENTION_RATE.format(
+        rate="self.dropout if self.training else 0", mark=""
+    ),
     "critic_fitted_in_eval.py": """
         import torch as T
         import torch.nn.functional as F
