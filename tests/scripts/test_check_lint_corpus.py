@@ -109,3 +109,11 @@ def test_the_queued_rounds_hold_only_repositories_not_met_before(corpus: ModuleT
     assert len(queued) == len(set(queued)), "a repository queued twice"
     assert not met & set(queued), "a queued repository is in the corpus already"
     assert all(number > max(repo.round for repo in corpus.REPOS) for number in corpus.QUEUED)
+
+
+def test_a_round_whose_search_found_no_real_instance_states_no_recall(corpus: ModuleType) -> None:
+    assert corpus._recall(17, 22) == "recall 77.3%"
+    assert corpus._recall(0, 0) == "no recall (the search found no real instance)"
+    quiet = [number for number, first in corpus.FIRST_CONTACT.items() if not first["real_instances"]]
+    assert quiet, "a round with no real instance keeps this case covered"
+    assert any("no recall" in line for line in corpus._first_contact_lines(quiet[0]))
