@@ -190,6 +190,8 @@ class ModeRules(Walk):
             if grad != FREE:
                 continue
             position = (call.lineno, call.col_offset)
+            if scope.grad_chosen_at is not None and position > scope.grad_chosen_at:
+                continue  # after `torch.set_grad_enabled(is_train)`: the mode its caller chose
             passed = self._passed_to_function(call, modes, position) or self._run_by_method(
                 call, modes, position, scope.cls
             )

@@ -247,6 +247,7 @@ class Scope:
         "frozen",
         "full",
         "functions",
+        "grad_chosen_at",
         "grad_off_statement",
         "grad_paths",
         "grad_tests",
@@ -351,6 +352,10 @@ class Scope:
         #: callers set is known: (node, code, message, the module whose parameters it updates) (params.py)
         self.deferred: list[tuple[ast.AST, str, str, str | None]] = []
         self.grad_off_statement = False
+        #: where a `torch.set_grad_enabled(<not a constant>)` statement in the function's own body sets the grad mode
+        #: from there on (`torch.set_grad_enabled(is_train)` at the top of a shared epoch function): chosen by the
+        #: caller, as its `with` form is
+        self.grad_chosen_at: tuple[int, int] | None = None
         #: every statement is walked (the function calls `.eval()`: any call in it may be the model's)
         self.full = False
         #: the function reads `torch.is_grad_enabled()`: it saves the mode (grad.py)
@@ -1151,6 +1156,10 @@ class Walk(abc.ABC):
                 ctx.scope.set_grad_statements.append(call)
                 if call.args and isinstance(call.args[0], ast.Constant) and call.args[0].value is False:
                     ctx.scope.grad_off_statement = True
+                body = getattr(ctx.scope.node, "body", None) if isinstance(ctx.scope.node, FUNCTIONS) else None
+                chosen = self._grad_of(call) == CHOSEN and body is not None and any(stmt is node for stmt in body)
+                if chosen and ctx.scope.grad_chosen_at is None:
+                    ctx.scope.grad_chosen_at = (node.lineno, node.col_offset)
             before = len(ctx.scope.mode_calls)
             self._mode_statement(node, call, ctx.scope)
             if len(ctx.scope.mode_calls) > before:

@@ -1083,6 +1083,33 @@ BUGS: dict[str, str] = {
 }
 
 CORRECT: dict[str, str] = {
+    "epoch_function_grad_statement.py": """
+        import torch
+        import torch.nn.functional as F
+
+
+        def iterate_epoch(model, loader, optimizer, is_train):
+            if is_train:
+                model.train()
+            else:
+                model.eval()
+            torch.set_grad_enabled(is_train)
+            total = 0.0
+            for x, y in loader:
+                loss = F.mse_loss(model(x), y)
+                if is_train:
+                    optimizer.zero_grad()
+                    loss.backward()
+                    optimizer.step()
+                total += loss.item()
+            return total
+
+
+        def fit(model, loaders, optimizer, epochs):
+            for _ in range(epochs):
+                iterate_epoch(model, loaders["train"], optimizer, True)
+                print(iterate_epoch(model, loaders["val"], optimizer, False))
+        """,
     "metric_update.py": INCEPTION_SCORE.format(base="(Metric)", header="from torchmetrics import Metric\n"),
     "rate_chosen_by_mode_through_variable.py": ATTENTION_RATE.format(
         rate="self.dropout if self.training else 0", mark=""
