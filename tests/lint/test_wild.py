@@ -43,6 +43,22 @@ SHARED_EPOCH = """
             outputs = [model(d) for d in data]
             return torch.stack(outputs).detach().numpy()
 """
+#: One epoch function for both phases, its mode chosen by an argument (``{grad}``: what it does with grad mode first).
+RUN_EPOCH = """
+        import torch
+
+
+        def run_epoch(model, loader, optimizer, train):
+            if train:
+                model.train()
+            else:
+                model.eval()
+{grad}            for x in loader:
+                loss = model(x).sum()
+                if train:
+                    loss.backward()
+                    optimizer.step()
+"""
 #: A loop shared by the training and validation phases, up to each batch (its bug and look-alike add the body).
 PHASE_LOOP = """
         import torch
@@ -1083,32 +1099,13 @@ BUGS: dict[str, str] = {
 }
 
 CORRECT: dict[str, str] = {
-    "epoch_function_grad_statement.py": """
-        import torch
-        import torch.nn.functional as F
-
-
-        def iterate_epoch(model, loader, optimizer, is_train):
-            if is_train:
-                model.train()
-            else:
-                model.eval()
-            torch.set_grad_enabled(is_train)
-            total = 0.0
-            for x, y in loader:
-                loss = F.mse_loss(model(x), y)
-                if is_train:
-                    optimizer.zero_grad()
-                    loss.backward()
-                    optimizer.step()
-                total += loss.item()
-            return total
-
+    "epoch_function_grad_statement.py": RUN_EPOCH.format(grad="            torch.set_grad_enabled(train)\n")
+    + """
 
         def fit(model, loaders, optimizer, epochs):
             for _ in range(epochs):
-                iterate_epoch(model, loaders["train"], optimizer, True)
-                print(iterate_epoch(model, loaders["val"], optimizer, False))
+                run_epoch(model, loaders["train"], optimizer, True)
+                run_epoch(model, loaders["val"], optimizer, False)
         """,
     "metric_update.py": INCEPTION_SCORE.format(base="(Metric)", header="from torchmetrics import Metric\n"),
     "rate_chosen_by_mode_through_variable.py": ATTENTION_RATE.format(
@@ -1912,21 +1909,8 @@ CORRECT: dict[str, str] = {
             with torch.no_grad():
                 ema_update(ema, model)
         """,
-    "branches_shared.py": """
-        import torch
-
-
-        def run_epoch(model, loader, optimizer, train):
-            if train:
-                model.train()
-            else:
-                model.eval()
-            for x in loader:
-                loss = model(x).sum()
-                if train:
-                    loss.backward()
-                    optimizer.step()
-
+    "branches_shared.py": RUN_EPOCH.format(grad="")
+    + """
 
         def attack(model, x):
             model.eval()
