@@ -173,12 +173,9 @@ class StaleImports:
     def _star(self, path: str, node: ast.ImportFrom) -> frozenset[str] | None:
         """What ``from .x import *`` in the module at ``path`` binds: the public names of ``x`` (its ``__all__``
         where it lists them), when ``x`` is a module of the project; None where that is not known."""
-        if not node.level:
+        if not node.level or not node.module:
             return None
-        here = os.path.dirname(path)
-        for _ in range(node.level - 1):
-            here = os.path.dirname(here)
-        found = _walk(here, node.module.split(".")) if node.module else None
+        found = self._resolve_relative(os.path.dirname(path), node.level, node.module.split("."))
         if not found:
             return None
         target = found if found.endswith(".py") else os.path.join(found, "__init__.py")
@@ -217,10 +214,11 @@ def _top_level_names(
     """The names a module's top level binds (inside its ``if``/``try``/``with``/loops too); None where it may bind
     others (``globals()``, ``exec``, a module ``__getattr__``, ``sys.modules``, an ``import *`` of which ``star``
     does not tell the names)."""
-    names: set[str] = {name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names}
-    names |= _IMPLICIT
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Name) and node.id in _DYNAMIC_IN_FUNCTIONS) or (
+    names: set[str] = set(_IMPLICIT)
+    for node in ast.walk(tree):  # anywhere, functions included: `global` names, and what makes names dynamically
+        if isinstance(node, ast.Global):
+            names.update(node.names)
+        elif (isinstance(node, ast.Name) and node.id in _DYNAMIC_IN_FUNCTIONS) or (
             isinstance(node, ast.Attribute) and node.attr in _DYNAMIC_IN_FUNCTIONS
         ):
             return None

@@ -1156,9 +1156,13 @@ class Walk(abc.ABC):
                 ctx.scope.set_grad_statements.append(call)
                 if call.args and isinstance(call.args[0], ast.Constant) and call.args[0].value is False:
                     ctx.scope.grad_off_statement = True
-                body = getattr(ctx.scope.node, "body", None) if isinstance(ctx.scope.node, FUNCTIONS) else None
-                chosen = self._grad_of(call) == CHOSEN and body is not None and any(stmt is node for stmt in body)
-                if chosen and ctx.scope.grad_chosen_at is None:
+                function = ctx.scope.node
+                if (
+                    ctx.scope.grad_chosen_at is None
+                    and self._grad_of(call) == CHOSEN
+                    and isinstance(function, FUNCTIONS)
+                    and any(stmt is node for stmt in function.body)
+                ):
                     ctx.scope.grad_chosen_at = (node.lineno, node.col_offset)
             before = len(ctx.scope.mode_calls)
             self._mode_statement(node, call, ctx.scope)
