@@ -152,6 +152,8 @@ class DropoutRules(Walk):
                 continue  # `dropout = self.dropout if self.training else 0`, then `f(..., dropout=dropout)`
             if _zero_parameter(passed, caller.node if caller is not None else None):
                 continue  # handed on from the caller's own parameter, 0 by default
+            if _zeroed_unless_training(passed, caller.node if caller is not None else None, call):
+                continue  # `if not training: dropout_p = 0.0`, then `f(..., dropout_p)` (torch's functional MHA)
             return False
         return True
 
@@ -336,6 +338,30 @@ def _bound_zero_unless_training(passed: ast.expr, function: ast.FunctionDef | as
         if isinstance(node, ast.Assign) and [dotted(target) for target in node.targets] == [passed.id]
     ]
     return len(plain) == len(bindings(function).get(passed.id, ())) > 0 and all(map(_zero_unless_training, plain))
+
+
+def _zeroed_unless_training(
+    passed: ast.expr, function: ast.FunctionDef | ast.AsyncFunctionDef | None, call: ast.Call
+) -> bool:
+    """Whether a name passed on is set to 0 by ``if not training: name = 0.0`` in the calling function's own body
+    before the call, and bound nowhere else in it (a parameter rebound so, as torch's functional attention does)."""
+    if not isinstance(passed, ast.Name) or function is None:
+        return False
+    zeroed = [
+        assign.targets[0].lineno
+        for statement in function.body
+        if isinstance(statement, ast.If)
+        and not statement.orelse
+        and isinstance(statement.test, ast.UnaryOp)
+        and isinstance(statement.test.op, ast.Not)
+        and _training_flag(statement.test.operand)
+        and (statement.end_lineno or statement.lineno) < call.lineno
+        for assign in statement.body
+        if isinstance(assign, ast.Assign)
+        and [dotted(t) for t in assign.targets] == [passed.id]
+        and _is_zero(assign.value)
+    ]
+    return bool(zeroed) and sorted(bindings(function).get(passed.id, ())) == sorted(zeroed)
 
 
 def _splat(call: ast.Call) -> bool:

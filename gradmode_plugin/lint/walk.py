@@ -466,6 +466,13 @@ def argument(call: ast.Call, keyword: str, position: int) -> ast.expr | None:
 
 def grad_set_by(node: ast.expr, imports: ImportTable, as_decorator: bool = False) -> int:
     """The grad mode a context manager (or, ``as_decorator``, a decorator) sets, its names read through ``imports``."""
+    if isinstance(node, ast.IfExp):
+        # `with torch.inference_mode() if no_grad else nullcontext():` sets the mode its condition picks, as
+        # `torch.set_grad_enabled(flag)` does: chosen on purpose where the two branches differ
+        body, orelse = (grad_set_by(branch, imports, as_decorator) for branch in (node.body, node.orelse))
+        if isinstance(node.test, ast.Constant):
+            return body if node.test.value else orelse
+        return body if body == orelse else CHOSEN
     call = node if isinstance(node, ast.Call) else None
     target = call.func if call is not None else node
     if call is None and not as_decorator:

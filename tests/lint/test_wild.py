@@ -43,6 +43,36 @@ SHARED_EPOCH = """
             outputs = [model(d) for d in data]
             return torch.stack(outputs).detach().numpy()
 """
+#: Functional attention in torch's style: the caller adjusts the rate for evaluation, the helper drops by it
+#: (``{zeroed}``: the name set to 0 outside training; ``{after}``: what the caller does next; ``{expect}``: the
+#: helper's line's expectation).
+FUNCTIONAL_ATTENTION = """
+        import torch
+        import torch.nn.functional as F
+        from torch import nn
+
+
+        def _attention(q, k, v, dropout_p=0.0):
+            attn = F.softmax(q @ k.transpose(-2, -1), dim=-1)
+            if dropout_p > 0.0:
+                attn = F.dropout(attn, p=dropout_p){expect}
+            return attn @ v
+
+
+        def attention_forward(q, k, v, dropout_p, training=True):
+            if not training:
+                {zeroed} = 0.0
+{after}            return _attention(q, k, v, dropout_p)
+
+
+        class Attention(nn.Module):
+            def __init__(self, dropout=0.1):
+                super().__init__()
+                self.dropout = dropout
+
+            def forward(self, q, k, v):
+                return attention_forward(q, k, v, self.dropout, training=self.training)
+"""
 #: One epoch function for both phases, its mode chosen by an argument (``{grad}``: what it does with grad mode first).
 RUN_EPOCH = """
         import torch
@@ -191,6 +221,23 @@ ATTENTION_RATE = """
     """
 
 BUGS: dict[str, str] = {
+    "rate_zeroed_under_another_name.py": FUNCTIONAL_ATTENTION.format(
+        zeroed="attn_p", after="", expect="  # expect: GM101"
+    ),
+    "rate_zeroed_then_defaulted.py": FUNCTIONAL_ATTENTION.format(
+        zeroed="dropout_p", after="            dropout_p = dropout_p or 0.1\n", expect="  # expect: GM101"
+    ),
+    "conditional_context_without_no_grad.py": """
+        from contextlib import nullcontext
+
+        import torch
+
+
+        def evaluate(model, loader, amp):
+            model.eval()
+            with torch.autocast("cuda") if amp else nullcontext():
+                return [model(x) for x in loader]  # expect: GM501
+        """,
     # a widely copied LSTM forecasting idiom: the initial state made to require grad asks for no gradient
     "lstm_initial_state.py": """
         import torch
@@ -1099,6 +1146,23 @@ BUGS: dict[str, str] = {
 }
 
 CORRECT: dict[str, str] = {
+    "rate_zeroed_unless_training_by_caller.py": FUNCTIONAL_ATTENTION.format(zeroed="dropout_p", after="", expect=""),
+    "grad_chosen_by_conditional_context.py": """
+        from contextlib import nullcontext
+
+        import torch
+
+
+        class FeatureExtractor:
+            def __init__(self, model):
+                self.model = model
+                self.model.eval()
+
+            def predict(self, images, no_grad=True):
+                self.model.eval()
+                with torch.inference_mode() if no_grad else nullcontext():
+                    return self.model(images)
+        """,
     "epoch_function_grad_statement.py": RUN_EPOCH.format(grad="            torch.set_grad_enabled(train)\n")
     + """
 
