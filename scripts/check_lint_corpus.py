@@ -1331,43 +1331,11 @@ FIRST_CONTACT: Final[dict[int, dict]] = {
 #: a round takes them by: in their order (drawn at random), each at the commit its snapshot holds when it is first
 #: fetched, leaving out one that shares 13 % or more of its ``*.py`` files (identical content) with an earlier round's
 #: trees, until it has at least 24 repositories and 2,000 files; only then is it added to ``REPOS`` and measured,
-#: once. Rounds 59 and 60 were taken from the queue set aside at ``b63e5d1`` (their comments in ``REPOS``). Rounds 61
-#: and 62 begin with the names of that queue the rule did not reach, in the same order (round 59's into round 61,
-#: round 60's into round 62), set aside before any rule is changed after ``db12464``; then, at ``3757e16``, before any
-#: rule is changed after it, two more reviewers' lists, chosen without seeing the linter (first research code,
-#: courses, competition code and tutorials, then Lightning projects and libraries with tests or examples), none in
-#: ``REPOS``, queued before, in the issue's list or among the README's five; owners a-l (and digits) in round 61, m-z
-#: in round 62, each list in an order drawn at random (``random.Random(round).shuffle`` of the names sorted
-#: case-insensitively), appended in turn.
+#: once. Rounds 61 and 62 were taken from the queue set aside at ``905010f`` and ``31ee1ca`` (their comments in
+#: ``REPOS``). Rounds 63 and 64 hold the names of that queue the rule did not reach, in the same order (round 61's into
+#: round 63, round 62's into round 64), set aside before any rule is changed after ``d452379``.
 QUEUED: Final[dict[int, tuple[str, ...]]] = {
-    61: (
-        "lavis-nlp/jerex",
-        "cliport/cliport",
-        "BlackSamorez/tensor_parallel",
-        "didriknielsen/survae_flows",
-        "datamllab/rlcard",
-        "asahi417/tner",
-        "leggedrobotics/rsl_rl",
-        "jameschapman19/cca_zoo",
-        "KarolisMart/SPECTRE",
-        "fgnt/padertorch",
-        "Harmonai-org/sample-generator",
-        "dhchoi99/NANSY",
-        "inseq-team/inseq",
-        "drorlab/atom3d",
-        "isaaccorley/torchrs",
-        "CompVis/geometry-free-view-synthesis",
-        "allenai/tango",
-        "jxmorris12/vec2text",
-        "JusperLee/Apollo",
-        "facebookresearch/generative-recommenders",
-        "amazon-science/patchcore-inspection",
-        "FarzanMemarian/self-supervised-reward-shaping",
-        "arangesh/TrackMPNN",
-        "JosselinSomervilleRoberts/BERT-Multitask-learning",
-        "gunjanak/Pytorch_Course",
-        "kiccho1101/kaggle-shopee-6th-place-solution",
-        "Bjacobwork/EmotionDiffGAN-TTS",
+    63: (
         "BeloborodovDS/SIMCIM-RL",
         "GitUser019203/CS-674-Final-Project-3dInAction",
         "black-hole-group/fno-vortex",
@@ -1453,37 +1421,7 @@ QUEUED: Final[dict[int, tuple[str, ...]]] = {
         "bytedance/1d-tokenizer",
         "huggingface/optimum-quanto",
     ),
-    62: (
-        "thunlp/OpenDelta",
-        "microsoft/mattergen",
-        "mlfoundations/open_lm",
-        "shoarora/transformers-trainers",
-        "tomaarsen/SpanMarkerNER",
-        "sail-sg/Adan",
-        "MIC-DKFZ/dynamic-network-architectures",
-        "tensorly/torch",
-        "NUS-HPC-AI-Lab/Neural-Network-Parameter-Diffusion",
-        "TRI-ML/prismatic-vlms",
-        "maum-ai/assem-vc",
-        "understandable-machine-intelligence-lab/Quantus",
-        "nv-tlabs/XCube",
-        "weecology/DeepForest",
-        "torchmd/torchmd-cg",
-        "zdou0830/METER",
-        "SMILELab-FL/FedLab",
-        "mir-group/allegro",
-        "OptimalScale/LMFlow",
-        "MadryLab/trak",
-        "meteofrance/mfai",
-        "TRI-ML/vidar",
-        "ncfrey/litmatter",
-        "wyysf-98/CraftsMan",
-        "shabie/docformer",
-        "valeoai/SLidR",
-        "OpenMotionLab/MotionGPT",
-        "TransformerLensOrg/TransformerLens",
-        "preddy5/Im2Vec",
-        "salesforce/warp-drive",
+    64: (
         "snap-stanford/relbench",
         "thunlp/OpenAttack",
         "torchmd/torchmd",
