@@ -1324,6 +1324,41 @@ FIRST_CONTACT: Final[dict[int, dict]] = {
             "a pretrained speaker embedder run in `eval()` with gradients on in every training step (voicefilter)",
         ],
     },
+    61: {
+        "commit": "d452379",
+        "findings": 15,
+        "true": 8,
+        "intended": 0,
+        "false": 7,
+        "real_instances": 7,
+        "found_by_the_linter": 5,
+        "notes": [
+            "the round: set aside at 905010f and 31ee1ca, taken at d452379, measured once with the rules of d452379",
+            "(changed for earlier rounds after the first names were set aside and before the rest were)",
+            "the false ones: evaluation scripts whose three-way unpack of the model's output raises today, since its",
+            "forward returns four values, and the validation they would reach (6, TrackMPNN); a rate that defaults to",
+            "0 in a class nothing builds (atom3d, GM101)",
+            "the 2 misses: an agent's `act` run in the test loop with gradients on and the model never put in",
+            "`eval()` (2, cliport)",
+        ],
+    },
+    62: {
+        "commit": "d452379",
+        "findings": 8,
+        "true": 4,
+        "intended": 3,
+        "false": 1,
+        "real_instances": 4,
+        "found_by_the_linter": 3,
+        "notes": [
+            "the round: taken with round 61, measured once with the rules of d452379",
+            "the intended ones: a force field's validation and test steps that turn gradients on for forces (2,",
+            "litmatter, GM401); Tacotron 2's prenet dropout, on at inference by design (assem-vc, GM102)",
+            "the false one: a `forward` that nothing calls, which leaks `set_grad_enabled(True)` (litmatter, GM401)",
+            "the miss: a validation that samples images under `no_grad` from the UNet being trained, left in train",
+            "mode with LoRA dropout on (LMFlow)",
+        ],
+    },
 }
 
 
