@@ -28,7 +28,7 @@ from __future__ import annotations
 import ast
 from typing import Final
 
-from gradmode_plugin.lint.nodes import child_nodes
+from gradmode_plugin.lint.nodes import own_nodes
 
 __all__ = ["freezes_when_built", "frozen_arguments", "returns_frozen", "returns_frozen_argument"]
 
@@ -103,7 +103,7 @@ def returns_frozen(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Whether a function builds a module, freezes it, and returns it: every ``return`` gives the one name that a
     statement of its body surely freezes and nothing assigns again after it (``create_enet()`` ending in
     ``for param in enet.parameters(): param.requires_grad = False`` then ``return enet``)."""
-    returns = [node for node in _own_nodes(function) if isinstance(node, ast.Return)]
+    returns = [node for node in own_nodes(function) if isinstance(node, ast.Return)]
     if not returns or not all(isinstance(node.value, ast.Name) for node in returns):
         return False
     names = {node.value.id for node in returns if isinstance(node.value, ast.Name)}
@@ -135,7 +135,7 @@ def returns_frozen_argument(function: ast.FunctionDef | ast.AsyncFunctionDef, ca
         return False
     passed = _passed(function, call, bound)
     names = {name for name, argument in passed.items() if any(argument is done for done in frozen)}
-    returns = [node for node in _own_nodes(function) if isinstance(node, ast.Return)]
+    returns = [node for node in own_nodes(function) if isinstance(node, ast.Return)]
     return bool(returns) and all(isinstance(node.value, ast.Name) and node.value.id in names for node in returns)
 
 
@@ -147,23 +147,11 @@ def _passed(function: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, bo
     return passed
 
 
-def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]:
-    """The nodes of a function's body, not those of the functions and classes it defines."""
-    found: list[ast.AST] = []
-    stack: list[ast.AST] = list(function.body)
-    while stack:
-        node = stack.pop()
-        found.append(node)
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            stack.extend(child_nodes(node))
-    return found
-
-
 def bindings(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[int]]:
     """Each name a function's body assigns itself (a target, a loop variable, a ``with ... as``, a ``:=``; not
     ``name.attr = ...``), with the lines it is assigned on."""
     lines: dict[str, list[int]] = {}
-    for node in _own_nodes(function):
+    for node in own_nodes(function):
         if isinstance(node, ast.Assign):
             targets: list[ast.expr] = list(node.targets)
         elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.NamedExpr)):

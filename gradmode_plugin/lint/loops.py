@@ -24,7 +24,8 @@ from collections.abc import Callable, Iterator
 from typing import Final
 
 from gradmode_plugin.lint.grad import INFERENCE_FUNCTIONS
-from gradmode_plugin.lint.nodes import child_nodes, subnodes
+from gradmode_plugin.lint.names import class_name, last_name
+from gradmode_plugin.lint.nodes import built_call, child_nodes, subnodes
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.testcode import is_test_function
 from gradmode_plugin.lint.walk import (
@@ -32,7 +33,6 @@ from gradmode_plugin.lint.walk import (
     OFF,
     Walk,
     argument,
-    built_call,
     dotted,
     is_false,
     is_true,
@@ -133,7 +133,7 @@ class _LoopAnalysis:
         self.trains = any(isinstance(node, ast.Call) and _trains(node) for node in every)
         for node in every:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-                name = _last(node.func.value)
+                name = last_name(node.func.value)
                 if name is None:
                     continue
                 if node.func.attr == "eval" and not node.args:
@@ -145,12 +145,12 @@ class _LoopAnalysis:
                     else:  # train(False), or a mode chosen at run time: the file sets the mode itself
                         self.eval_lines.setdefault(name, node.lineno)
             elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-                targets = [name for name in map(_last, node.targets) if name is not None]
-                cls = _class_name(node.value.func)
+                targets = [name for name in map(last_name, node.targets) if name is not None]
+                cls = class_name(node.value.func)
                 if cls is not None and self._is_module_class(node.value.func, cls):
                     for name in targets:
                         self.built.setdefault(name, (node.lineno, cls))
-                cls = _class_name(built_call(node.value).func)  # `Net(...).to(device)`: the call that builds it
+                cls = class_name(built_call(node.value).func)  # `Net(...).to(device)`: the call that builds it
                 if cls is not None:
                     for name in targets:
                         self.built_from.setdefault(name, cls)
@@ -229,7 +229,7 @@ class _LoopAnalysis:
         if last is None or not isinstance(last.value, ast.Call):
             return last is not None
         func = built_call(last.value).func
-        cls = _class_name(func)
+        cls = class_name(func)
         return cls is None or not self._is_module_class(func, cls)
 
     def _training_evidence(self, name: str) -> str | None:
@@ -254,7 +254,7 @@ class _LoopAnalysis:
             return False
         for sub in subnodes(node):
             if isinstance(sub, ast.Call):
-                called = _class_name(sub.func)
+                called = class_name(sub.func)
                 if called is None or called in _MODE_FREE_LAYERS or called == "super":
                     continue
                 if (self.walk.imports.qualname(sub.func) or "").startswith(_NO_LAYERS):
@@ -438,17 +438,6 @@ def is_evaluation_name(name: str, configured: tuple[str, ...] = ()) -> bool:
 
 def _func(node: ast.expr) -> ast.expr:
     return node.func if isinstance(node, ast.Call) else node
-
-
-def _last(node: ast.expr) -> str | None:
-    key = dotted(node)
-    return key.rpartition(".")[2] if key is not None else None
-
-
-def _class_name(func: ast.expr) -> str | None:
-    """``Net`` for ``Net(...)``, ``Linear`` for ``nn.Linear(...)``: a name that starts with a capital."""
-    name = _last(func)
-    return name if name is not None and name[:1].isupper() else None
 
 
 def _is_forward(func: ast.expr) -> bool:

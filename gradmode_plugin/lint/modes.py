@@ -17,6 +17,7 @@ from gradmode_plugin.lint.calls import Def, eval_returned_at, given_for, passed_
 from gradmode_plugin.lint.freezing import bindings
 from gradmode_plugin.lint.grad import INFERENCE_FUNCTIONS, grad_off_when_run, turns_grad_back_on
 from gradmode_plugin.lint.loops import is_evaluation_name
+from gradmode_plugin.lint.nodes import built_call
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.walk import (
     CHOSEN,
@@ -29,7 +30,6 @@ from gradmode_plugin.lint.walk import (
     Scope,
     Walk,
     argument,
-    built_call,
     dotted,
     is_lightning_evaluation,
     is_true,

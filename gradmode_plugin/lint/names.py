@@ -118,6 +118,18 @@ def dotted_parts(node: ast.expr) -> list[str] | None:
     return parts[::-1]
 
 
+def last_name(node: ast.expr) -> str | None:
+    """``model`` for ``self.model`` (the last of a chain of names and attributes), else None."""
+    parts = dotted_parts(node)
+    return parts[-1] if parts is not None else None
+
+
+def class_name(func: ast.expr) -> str | None:
+    """``Net`` for ``Net(...)``, ``Linear`` for ``nn.Linear(...)``: a name that starts with a capital."""
+    name = last_name(func)
+    return name if name is not None and name[:1].isupper() else None
+
+
 #: torch functions that make a new tensor from shapes or constants alone: ``torch.zeros(...).requires_grad_()`` in a
 #: ``forward`` (an LSTM's initial state, a widely copied idiom) asks for no gradient of anything the caller passes.
 TENSOR_FACTORIES: Final = frozenset(

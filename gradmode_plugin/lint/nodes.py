@@ -44,3 +44,23 @@ def subnodes(node: ast.AST) -> list[ast.AST]:
     for current in nodes:  # the list grows as it is read: breadth first
         nodes += child_nodes(current)
     return nodes
+
+
+def own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]:
+    """The nodes of a function's body, not those of the functions, lambdas and classes it defines (their own
+    nodes are listed, not what is under them)."""
+    found: list[ast.AST] = []
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            stack.extend(child_nodes(node))
+    return found
+
+
+def built_call(call: ast.Call) -> ast.Call:
+    """The call a chain of method calls starts from: ``Net(...)`` for ``Net(...).to(device).eval()``."""
+    while isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Call):
+        call = call.func.value
+    return call

@@ -35,7 +35,7 @@ from gradmode_plugin.lint.freezing import (
     returns_frozen_argument,
 )
 from gradmode_plugin.lint.names import ImportTable
-from gradmode_plugin.lint.nodes import child_nodes, subnodes
+from gradmode_plugin.lint.nodes import built_call, child_nodes, subnodes
 from gradmode_plugin.lint.rules import TEST_QUIET_CODES
 from gradmode_plugin.lint.testcode import is_test_function, is_test_path
 from gradmode_plugin.lint.triggers import ALIASED_WORDS, Triggers
@@ -1693,13 +1693,6 @@ def _lightning_freeze(call: ast.Call) -> bool:
     """``m.freeze()`` with no argument: Lightning's ``LightningModule.freeze()`` turns ``requires_grad`` off on every
     parameter (a ``freeze(layers)`` with arguments is some other API, freezing a part)."""
     return not call.args and not call.keywords
-
-
-def built_call(call: ast.Call) -> ast.Call:
-    """The call a chain of method calls starts from: ``Net(...)`` for ``Net(...).to(device).eval()``."""
-    while isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Call):
-        call = call.func.value
-    return call
 
 
 def _chain_base(node: ast.expr) -> str | None:
