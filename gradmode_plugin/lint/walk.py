@@ -39,6 +39,7 @@ from gradmode_plugin.lint.nodes import built_call, child_nodes, subnodes
 from gradmode_plugin.lint.rules import TEST_QUIET_CODES
 from gradmode_plugin.lint.testcode import is_test_function, is_test_path
 from gradmode_plugin.lint.triggers import ALIASED_WORDS, Triggers
+from gradmode_plugin.lint.unreachable import unreachable_lines
 
 if TYPE_CHECKING:
     from gradmode_plugin.lint.project import Project
@@ -814,7 +815,19 @@ class Walk(abc.ABC):
         if torch_modes:
             self._decide_classes()
             self._decide_loops()
-        return sorted(set(self.findings))
+        unreachable = self._unreachable()
+        return sorted({finding for finding in self.findings if finding.line not in unreachable})
+
+    def _unreachable(self) -> set[int]:
+        """unreachable.py: the lines after a statement that raises each time it runs (a wrong unpack of a call's
+        result), read only in a file with findings; none where the rest of a file only partly parsed does not parse
+        (the compiled cache's piece is what is checked, as Python's import trusts it)."""
+        if not self.findings:
+            return set()
+        try:
+            return unreachable_lines(self.full_tree(), self.class_named)
+        except (SyntaxError, RecursionError):
+            return set()
 
     # -- what the families do where the walk finds their nodes, and decide at a scope's end ----------------------
 

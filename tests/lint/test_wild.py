@@ -73,6 +73,37 @@ FUNCTIONAL_ATTENTION = """
             def forward(self, q, k, v):
                 return attention_forward(q, k, v, self.dropout, training=self.training)
 """
+#: A tracker whose forward returns four values, validated by a loop that unpacks its output (``{unpack}``; ``{expect}``:
+#: the forwards' expectation).
+TRACKER_VALIDATION = """
+        import torch
+        from torch import nn
+
+
+        class Tracker(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layer = nn.Linear(4, 4)
+                self.drop = nn.Dropout(0.1)
+
+            def forward(self, x, state):
+                h = self.drop(self.layer(x))
+                return h.sigmoid(), h, h, h.softmax(-1)
+
+
+        def validate(model, sequences):
+            model.eval()
+            for frames in sequences:
+                scores = None
+                {unpack} = model(frames[0], None){expect}
+                for frame in frames[1:]:
+                    scores = model(frame, scores){expect}
+
+
+        if __name__ == "__main__":
+            model = Tracker()
+            validate(model, torch.load("sequences.pt"))
+"""
 #: One epoch function for both phases, its mode chosen by an argument (``{grad}``: what it does with grad mode first).
 RUN_EPOCH = """
         import torch
@@ -221,6 +252,9 @@ ATTENTION_RATE = """
     """
 
 BUGS: dict[str, str] = {
+    "unpack_fits_forward.py": TRACKER_VALIDATION.format(
+        unpack="scores, logits, states, attention", expect="  # expect: GM501"
+    ),
     "rate_zeroed_under_another_name.py": FUNCTIONAL_ATTENTION.format(
         zeroed="attn_p", after="", expect="  # expect: GM101"
     ),
@@ -1146,6 +1180,7 @@ BUGS: dict[str, str] = {
 }
 
 CORRECT: dict[str, str] = {
+    "unpack_raises_before_forward.py": TRACKER_VALIDATION.format(unpack="scores, logits, states", expect=""),
     "rate_zeroed_unless_training_by_caller.py": FUNCTIONAL_ATTENTION.format(zeroed="dropout_p", after="", expect=""),
     "grad_chosen_by_conditional_context.py": """
         from contextlib import nullcontext
