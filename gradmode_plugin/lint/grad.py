@@ -11,7 +11,17 @@ from typing import Final
 from gradmode_plugin.lint import names
 from gradmode_plugin.lint.calls import is_main_guard
 from gradmode_plugin.lint.rules import RULES_BY_CODE
-from gradmode_plugin.lint.walk import FUNCTIONS, ON, Ctx, Scope, Walk, is_false, matches, written
+from gradmode_plugin.lint.walk import (
+    FUNCTIONS,
+    LIGHTNING_EVAL_STEPS,
+    ON,
+    Ctx,
+    Scope,
+    Walk,
+    is_false,
+    matches,
+    written,
+)
 
 #: Names of functions that run inference: ``@torch.enable_grad()`` on one of them is GM302 whatever
 #: ``eval-functions`` says (a saliency or attack function is free to turn gradients on; a `predict` is not).
@@ -72,6 +82,9 @@ class GradRules(Walk):
         definition = self._definition(scope)
         if definition is not None and definition.parent is None and self.index().only_from_main(definition):
             return  # a script's `main()`: the mode it sets ends with the program
+        modes = {bool(call.args[0].value) for call in statements if isinstance(call.args[0], ast.Constant)}
+        if _lightning_runs_step_so(scope, modes):
+            return  # the mode Lightning runs the step in already: nothing changes
         for call in statements:
             self.report(
                 call,
@@ -148,3 +161,12 @@ def _set_grad_statement(stmt: ast.Expr, imports: names.ImportTable) -> ast.Call 
     if isinstance(call, ast.Call) and imports.qualname(call.func) == names.SET_GRAD_ENABLED:
         return call
     return None
+
+
+def _lightning_runs_step_so(scope: Scope, modes: set[bool]) -> bool:
+    """Whether every mode a step's statements set is the one Lightning runs that step in: gradients off in an
+    evaluation step (its evaluation loop's context puts the mode back after the last batch), on in a
+    ``training_step`` of a class on a base."""
+    if scope.lightning and scope.name in LIGHTNING_EVAL_STEPS:
+        return modes == {False}
+    return scope.name == "training_step" and scope.cls is not None and scope.cls.based and modes == {True}

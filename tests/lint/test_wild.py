@@ -104,6 +104,29 @@ TRACKER_VALIDATION = """
             model = Tracker()
             validate(model, torch.load("sequences.pt"))
 """
+#: Lightning steps that set the grad mode as a statement (``{train}``/``{val}``: the mode each sets; ``{*_expect}``: its
+#: line's expectation).
+LIGHTNING_STEPS_SET_GRAD = """
+        import lightning as L
+        import torch
+        from torch import nn
+
+
+        class Segmenter(L.LightningModule):
+            def __init__(self):
+                super().__init__()
+                self.net = nn.Sequential(nn.Conv2d(3, 2, 3), nn.BatchNorm2d(2))
+
+            def training_step(self, batch, batch_idx):
+                self.net.train()
+                torch.set_grad_enabled({train}){train_expect}
+                return self.net(batch).mean()
+
+            def validation_step(self, batch, batch_idx):
+                self.net.eval()
+                torch.set_grad_enabled({val}){val_expect}
+                self.log("val", self.net(batch).mean())
+"""
 #: One epoch function for both phases, its mode chosen by an argument (``{grad}``: what it does with grad mode first).
 RUN_EPOCH = """
         import torch
@@ -252,6 +275,18 @@ ATTENTION_RATE = """
     """
 
 BUGS: dict[str, str] = {
+    "plain_class_training_step_sets_grad.py": """
+        import torch
+
+
+        class Loop:
+            def training_step(self, model, batch):
+                torch.set_grad_enabled(True)  # expect: GM401
+                return model(batch).mean()
+        """,
+    "lightning_steps_set_the_other_grad_mode.py": LIGHTNING_STEPS_SET_GRAD.format(
+        train="False", train_expect="  # expect: GM401", val="True", val_expect="  # expect: GM401"
+    ),
     "unpack_fits_forward.py": TRACKER_VALIDATION.format(
         unpack="scores, logits, states, attention", expect="  # expect: GM501"
     ),
@@ -1180,6 +1215,9 @@ BUGS: dict[str, str] = {
 }
 
 CORRECT: dict[str, str] = {
+    "lightning_steps_set_their_own_grad_mode.py": LIGHTNING_STEPS_SET_GRAD.format(
+        train="True", train_expect="", val="False", val_expect=""
+    ),
     "unpack_raises_before_forward.py": TRACKER_VALIDATION.format(unpack="scores, logits, states", expect=""),
     "rate_zeroed_unless_training_by_caller.py": FUNCTIONAL_ATTENTION.format(zeroed="dropout_p", after="", expect=""),
     "grad_chosen_by_conditional_context.py": """
