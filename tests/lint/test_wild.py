@@ -127,6 +127,33 @@ LIGHTNING_STEPS_SET_GRAD = """
                 torch.set_grad_enabled({val}){val_expect}
                 self.log("val", self.net(batch).mean())
 """
+#: A competition template's evaluation that turns gradients off as a statement, called between training epochs
+#: (``{reset}``: what each training step does with grad mode first; ``{expect}``: the statement's expectation).
+TEMPLATE_EVAL_LEAKS_OFF = """
+        import torch
+
+
+        def run_eval(model, loader):
+            model.eval()
+            torch.set_grad_enabled(False){expect}
+            return sum(model(x).sum().item() for x in loader)
+
+
+        def train(model, loaders, optimizer, epochs):
+            for epoch in range(epochs):
+                for x in loaders["train"]:
+                    model.train()
+{reset}                    loss = model(x).sum()
+                    loss.backward()
+                    optimizer.step()
+                print(epoch, run_eval(model, loaders["val"]))
+
+
+        if __name__ == "__main__":
+            net, data = torch.load("model.pt"), torch.load("loaders.pt")
+            train(net, data, torch.optim.SGD(net.parameters(), lr=0.1), 10)
+            print(run_eval(net, data["test"]))
+"""
 #: One epoch function for both phases, its mode chosen by an argument (``{grad}``: what it does with grad mode first).
 RUN_EPOCH = """
         import torch
@@ -275,6 +302,28 @@ ATTENTION_RATE = """
     """
 
 BUGS: dict[str, str] = {
+    "eval_off_leaks_into_fine_tuning.py": """
+        import torch
+
+
+        def run_eval(model, loader):
+            model.eval()
+            torch.set_grad_enabled(False)  # expect: GM401
+            return sum(model(x).sum().item() for x in loader)
+
+
+        def train(model, loaders, optimizer):
+            for x in loaders["train"]:
+                model.train()
+                torch.set_grad_enabled(True)  # expect: GM401
+                model(x).sum().backward()
+                optimizer.step()
+            print(run_eval(model, loaders["val"]))
+            for x in loaders["fine_tune"]:
+                model(x).sum().backward()
+                optimizer.step()
+        """,
+    "eval_off_leaks_into_the_next_epoch.py": TEMPLATE_EVAL_LEAKS_OFF.format(reset="", expect="  # expect: GM401"),
     "plain_class_training_step_sets_grad.py": """
         import torch
 
@@ -1215,6 +1264,9 @@ BUGS: dict[str, str] = {
 }
 
 CORRECT: dict[str, str] = {
+    "eval_off_until_the_next_step_turns_grad_on.py": TEMPLATE_EVAL_LEAKS_OFF.format(
+        reset="                    torch.set_grad_enabled(True)\n", expect=""
+    ),
     "lightning_steps_set_their_own_grad_mode.py": LIGHTNING_STEPS_SET_GRAD.format(
         train="True", train_expect="", val="False", val_expect=""
     ),
