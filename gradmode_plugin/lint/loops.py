@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from typing import Final
 
 from gradmode_plugin.lint.grad import INFERENCE_FUNCTIONS
-from gradmode_plugin.lint.names import class_name, last_name
+from gradmode_plugin.lint.names import class_name, classes_built, last_name
 from gradmode_plugin.lint.nodes import built_call, child_nodes, subnodes
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.testcode import is_test_function
@@ -126,8 +126,6 @@ class _LoopAnalysis:
         self.eval_lines: dict[str, int] = {}
         self.train_lines: dict[str, int] = {}
         self.built: dict[str, tuple[int, str]] = {}  # name -> (line, class) of `name = Class(...)`
-        #: name -> the class it is built from, also through a chain (`name = Class(...).to(device)`)
-        self.built_from: dict[str, str] = {}
         #: whether a call of the file trains (`loss.backward()`, `optimizer.step()`): without one no loop trains
         #: (GM503; a loop trains where it calls one, or calls a function of the file that does), and none is walked
         self.trains = any(isinstance(node, ast.Call) and _trains(node) for node in every)
@@ -150,10 +148,8 @@ class _LoopAnalysis:
                 if cls is not None and self._is_module_class(node.value.func, cls):
                     for name in targets:
                         self.built.setdefault(name, (node.lineno, cls))
-                cls = class_name(built_call(node.value).func)  # `Net(...).to(device)`: the call that builds it
-                if cls is not None:
-                    for name in targets:
-                        self.built_from.setdefault(name, cls)
+        #: name -> the class it is built from, also through a chain (`name = Class(...).to(device)`)
+        self.built_from = classes_built(every)
 
     def _is_module_class(self, func: ast.expr, cls: str) -> bool:
         """A class the file shows to be a module: defined here on a ``*Module`` base, or imported from a module

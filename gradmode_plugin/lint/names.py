@@ -18,6 +18,8 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Final
 
+from gradmode_plugin.lint.nodes import built_call
+
 # Names torch re-exports at the top level, by where they are defined: one spelling for each.
 _CANONICAL: Final[dict[str, str]] = {
     **{
@@ -128,6 +130,19 @@ def class_name(func: ast.expr) -> str | None:
     """``Net`` for ``Net(...)``, ``Linear`` for ``nn.Linear(...)``: a name that starts with a capital."""
     name = last_name(func)
     return name if name is not None and name[:1].isupper() else None
+
+
+def classes_built(nodes: Iterable[ast.AST]) -> dict[str, str]:
+    """Each name (its last part: ``model`` for ``self.model``) and the class it is first built from among ``nodes``
+    (``model = Net(...)``, also through a chain: ``Net(...).to(device)``)."""
+    built: dict[str, str] = {}
+    for node in nodes:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            cls = class_name(built_call(node.value).func)
+            if cls is not None:
+                for name in filter(None, map(last_name, node.targets)):
+                    built.setdefault(name, cls)
+    return built
 
 
 #: torch functions that make a new tensor from shapes or constants alone: ``torch.zeros(...).requires_grad_()`` in a

@@ -36,8 +36,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from gradmode_plugin.lint.names import class_name, last_name
-from gradmode_plugin.lint.nodes import built_call, child_nodes, own_nodes, subnodes
+from gradmode_plugin.lint.names import classes_built, last_name
+from gradmode_plugin.lint.nodes import child_nodes, own_nodes, subnodes
 
 __all__ = ["unreachable_lines"]
 
@@ -52,16 +52,9 @@ def unreachable_lines(tree: ast.Module, class_named: Callable[[str], ast.ClassDe
     of the called function gives, in that statement's block; ``class_named`` finds a class the file does not define
     (the run's files)."""
     functions = {node.name: node for node in tree.body if isinstance(node, _Function)}
-    classes = {node.name: node for node in subnodes(tree) if isinstance(node, ast.ClassDef)}
-    built_from: dict[str, str] = {}
-    for node in subnodes(tree):
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-            cls = class_name(built_call(node.value).func)
-            if cls is not None:
-                for target in node.targets:
-                    name = last_name(target)
-                    if name is not None:
-                        built_from.setdefault(name, cls)
+    every = subnodes(tree)
+    classes = {node.name: node for node in every if isinstance(node, ast.ClassDef)}
+    built_from = classes_built(every)
 
     def callee(call: ast.Call, owner: ast.ClassDef | None) -> _Function | None:
         func = call.func
