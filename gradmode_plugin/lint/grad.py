@@ -86,7 +86,7 @@ class GradRules(Walk):
         modes = {bool(call.args[0].value) for call in statements if isinstance(call.args[0], ast.Constant)}
         if _lightning_runs_step_so(scope, modes):
             return  # the mode Lightning runs the step in already: nothing changes
-        if modes == {False} and definition is not None and self._turned_back_on_by_every_caller(definition):
+        if modes == {False} and definition is not None and self._mode_set_again_by_every_caller(definition):
             return  # each caller's loop sets the mode again at every step: the leak ends at the next one
         for call in statements:
             self.report(
@@ -95,18 +95,18 @@ class GradRules(Walk):
                 RULES_BY_CODE["GM401"].message(call=written(call), function=scope.name),
             )
 
-    def _turned_back_on_by_every_caller(self, definition: Def) -> bool:
+    def _mode_set_again_by_every_caller(self, definition: Def) -> bool:
         """Whether every call of a function in the file is inside a loop whose body sets the grad mode by a statement
         at every step (``torch.set_grad_enabled(True)`` before each training step), or at the file's top level
         (where the mode it leaves ends with the script, as for ``main()``): an evaluation
         that leaves gradients off between two training steps (a competition template's ``run_eval``)."""
         sites = self.index().callers(definition)
         return bool(sites) and all(
-            call is not None and (caller is None or self._loop_turns_grad_on(caller.node, call))
+            call is not None and (caller is None or self._loop_sets_grad_mode(caller.node, call))
             for caller, _, call in sites
         )
 
-    def _loop_turns_grad_on(self, function: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call) -> bool:
+    def _loop_sets_grad_mode(self, function: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call) -> bool:
         for loop in own_nodes(function):
             if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) or call not in subnodes(loop):
                 continue
