@@ -820,14 +820,19 @@ class Walk(abc.ABC):
 
     def _unreachable(self) -> set[int]:
         """unreachable.py: the lines after a statement that raises each time it runs (a wrong unpack of a call's
-        result), read only in a file with findings; none where the rest of a file only partly parsed does not parse
-        (the compiled cache's piece is what is checked, as Python's import trusts it)."""
+        result, ``loss.data[0]``) or a call of a function that does, and the functions only they mention, read only
+        in a file with findings; none where the rest of a file only partly parsed does not parse (the compiled
+        cache's piece is what is checked, as Python's import trusts it)."""
         if not self.findings:
             return set()
         try:
-            return unreachable_lines(self.full_tree(), self.class_named)
+            return unreachable_lines(self.full_tree(), self.class_named, self.imports.qualname, self._named_elsewhere)
         except (SyntaxError, RecursionError):
             return set()
+
+    def _named_elsewhere(self, name: str) -> bool:
+        """Whether another file of the run names a function of this file (none where the run is this file alone)."""
+        return self.project is not None and self.project.called_elsewhere(name, self.path)
 
     # -- what the families do where the walk finds their nodes, and decide at a scope's end ----------------------
 

@@ -8,6 +8,8 @@ import textwrap
 
 import pytest
 
+from gradmode_plugin.lint.analysis import check_source
+from gradmode_plugin.lint.names import ImportTable
 from gradmode_plugin.lint.unreachable import unreachable_lines
 
 NET = """
@@ -117,3 +119,122 @@ def test_a_class_of_another_file_is_found_through_the_run() -> None:
     assert isinstance(other, ast.ClassDef)
     tree = ast.parse("def check(model, x):\n    a, b, c = model(x)\n\n\nmodel = Net()\n")
     assert unreachable_lines(tree, lambda name: other if name == "Net" else None) == {2}
+
+
+#: A PyTorch 0.3 script: its training loop reads ``loss.data[0]`` (``IndexError`` on a 0-dim loss since 0.4) before
+#: the evaluation is ever called, so the evaluation, with its forward after ``eval()`` and gradients on, never runs.
+LEGACY = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+criterion = nn.CrossEntropyLoss()
+
+
+def train(model, loader, optimizer):
+    model.train()
+    for data, target in loader:
+        optimizer.zero_grad()
+        loss = criterion(model(data), target)
+        loss.backward()
+        optimizer.step()
+        print(loss.data[0])
+
+
+def test(model, loader):
+    model.eval()
+    correct = 0
+    for data, target in loader:
+        output = model(data)
+        correct += output.max(1)[1].eq(target).sum().item()
+    return correct
+
+
+for epoch in range(10):
+    train(model, loader, optimizer)
+    accuracy = test(model, loader)
+"""
+
+
+def legacy_lines(source: str, named_elsewhere: bool = False) -> set[int]:
+    tree = ast.parse(source)
+    imports = ImportTable()
+    imports.bound_in(tree)
+    return unreachable_lines(tree, lambda name: None, imports.qualname, lambda name: named_elsewhere)
+
+
+def legacy_line(source: str, text: str) -> int:
+    return next(number for number, line in enumerate(source.splitlines(), 1) if text in line)
+
+
+def test_an_evaluation_called_only_after_a_training_loop_that_raises_never_runs() -> None:
+    found = legacy_lines(LEGACY)
+    for text in ("print(loss.data[0])", "def test(", "output = model(data)", "accuracy = test("):
+        assert legacy_line(LEGACY, text) in found, text
+    for text in ("loss = criterion(", "optimizer.step()", "train(model, loader, optimizer)\n"):
+        assert legacy_line(LEGACY, text.strip()) not in found, text
+    findings = check_source(LEGACY, "legacy.py")
+    assert not [f for f in findings if f.code == "GM501"], findings
+
+
+def test_the_same_script_with_item_is_found() -> None:
+    source = LEGACY.replace("loss.data[0]", "loss.item()")
+    assert not legacy_lines(source)
+    findings = check_source(source, "legacy.py")
+    assert [f.line for f in findings if f.code == "GM501"] == [legacy_line(source, "output = model(data)")]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        pytest.param("nn.CrossEntropyLoss()", "nn.CrossEntropyLoss(reduction='none')", id="a loss per sample"),
+        pytest.param(
+            "nn.CrossEntropyLoss()", "nn.CrossEntropyLoss(None, None, -100, False)", id="reduce=False by position"
+        ),
+        pytest.param("nn.CrossEntropyLoss()", "MyLoss()", id="a loss the file does not show"),
+        pytest.param("nn.CrossEntropyLoss()", "nn.Softmax(dim=1)", id="a module of torch.nn that is no loss"),
+        pytest.param("print(loss.data[0])", "print(F.log_softmax(data, 1).data[0])", id="a function that is no loss"),
+        pytest.param(
+            "        print(loss.data[0])", "        if epoch:\n            print(loss.data[0])", id="under an if"
+        ),
+        pytest.param(
+            "        optimizer.zero_grad()",
+            "        if data is None:\n            continue\n        optimizer.zero_grad()",
+            id="a continue before it",
+        ),
+        pytest.param(
+            "        loss.backward()",
+            "        loss.backward()\n        loss = loss.detach().view(1)",
+            id="the name assigned again",
+        ),
+        pytest.param("def train(", "@log\ndef train(", id="a decorator may catch"),
+        pytest.param(
+            "for epoch in range(10):",
+            "accuracy = test(model, loader)\nfor epoch in range(10):",
+            id="also called before training",
+        ),
+    ],
+)
+def test_where_the_file_does_not_show_the_raise_the_evaluation_is_kept(old: str, new: str) -> None:
+    source = LEGACY.replace(old, new)
+    assert source != LEGACY
+    assert legacy_line(LEGACY, "output = model(data)") not in legacy_lines(source)
+
+
+def test_an_evaluation_another_file_names_is_kept() -> None:
+    found = legacy_lines(LEGACY, named_elsewhere=True)
+    assert legacy_line(LEGACY, "accuracy = test(") in found  # after the call that raises
+    assert legacy_line(LEGACY, "output = model(data)") not in found  # another file may call it
+
+
+def test_a_functional_loss_and_a_loss_called_inline_raise_too() -> None:
+    for statement in (
+        "        print(F.nll_loss(model(data), target).data[0])",
+        "        print(nn.MSELoss()(data, target).data[0])",
+    ):
+        source = LEGACY.replace("        print(loss.data[0])", statement)
+        assert legacy_line(LEGACY, "output = model(data)") in legacy_lines(source), statement
+    source = LEGACY.replace(
+        "        print(loss.data[0])", "        print(F.nll_loss(model(data), target, reduce=False).data[0])"
+    )
+    assert legacy_line(LEGACY, "output = model(data)") not in legacy_lines(source)
