@@ -5,7 +5,9 @@ left out of the findings and named apart (``LintResult.stale``), with the import
 Only what the project's own files show counts, so that nothing is left out on a guess:
 
 - ``from a.b.c import x`` / ``import a.b.c`` where ``a`` is a folder in the folder holding the file's package (the
-  file's own folder where it is no package) or in the run's root, the chain breaks at ``c`` (no ``c.py``, no folder
+  file's own folder where it is no package) or in the run's root (not a project of its own, a ``pyproject.toml``,
+  ``setup.py`` or ``setup.cfg`` in it and no ``__init__.py``: installed, its inner package is what the import names),
+  the chain breaks at ``c`` (no ``c.py``, no folder
   ``c``, and no other file named ``c.*`` there: a compiled extension, a stub), and a ``c.py`` or a folder ``c``
   lies elsewhere under ``a`` (the module was moved);
 - ``from a.b import x`` where ``a/b.py`` is a file of the project that cannot be parsed, or that binds no ``x`` at
@@ -122,6 +124,8 @@ class StaleImports:
             top = os.path.join(folder, parts[0])
             if not os.path.isdir(top):
                 continue
+            if _project_of_its_own(top):
+                return None  # installed, its package is what the import names (`tracker/tracker/`, `tracker/src/`)
             found = _walk(top, parts[1:])
             if found is None:
                 return None
@@ -184,6 +188,14 @@ class StaleImports:
             return None
         listed = self._all.get(target)
         return listed if listed is not None else frozenset(name for name in names if not name.startswith("_"))
+
+
+def _project_of_its_own(folder: str) -> bool:
+    """Whether a folder is no package but a project of its own (a ``pyproject.toml``, ``setup.py`` or ``setup.cfg``
+    in it), which is installed rather than imported from where it lies."""
+    return not os.path.isfile(os.path.join(folder, "__init__.py")) and any(
+        os.path.isfile(os.path.join(folder, name)) for name in ("pyproject.toml", "setup.py", "setup.cfg")
+    )
 
 
 def _walk(top: str, rest: list[str]) -> str | None:

@@ -46,6 +46,13 @@ PROJECT = {
     "listed/__init__.py": "from .impl import *\n",
     "listed/impl.py": "__all__ = ['Public']\nPublic = 1\nOther = 2\n",
     "backend/__init__.py": "import sys\n\n\ndef load(name):\n    setattr(sys.modules[__name__], name, 1)\n",
+    "tracker/pyproject.toml": "[project]\nname = 'tracker'\n",
+    "tracker/tracker/__init__.py": "",
+    "tracker/tracker/datasets/sets.py": "class Sets:\n    pass\n",
+    "plain/plain/datasets/sets.py": "class Sets:\n    pass\n",
+    "packaged/__init__.py": "",
+    "packaged/setup.py": "",
+    "packaged/packaged/datasets/sets.py": "class Sets:\n    pass\n",
 }
 
 
@@ -74,6 +81,8 @@ LEFT_OUT = {
     ),
     "a private name a relative `import *` does not bind": ("from plugins import _hidden", "imports `_hidden`"),
     "a name left out of the `__all__` of a module imported with `*`": ("from listed import Other", "imports `Other`"),
+    "a module of a folder that is no project of its own": ("from plain.datasets.sets import Sets", "`plain.datasets"),
+    "a module moved in a package with a setup.py": ("from packaged.datasets.sets import Sets", "`packaged.datasets"),
 }
 
 
@@ -109,6 +118,7 @@ STILL_REPORTED = {
     "a name in the `__all__` of a module imported with `*`": "from listed import Public",
     "a package that writes `sys.modules` in a function": "from backend import anything",
     "a module's `__dict__`": "from data.model import __dict__",
+    "a package installed from a project of its own (its `pyproject.toml`)": "from tracker.datasets.sets import Sets",
 }
 
 
