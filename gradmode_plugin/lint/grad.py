@@ -13,6 +13,7 @@ from gradmode_plugin.lint.calls import Def, is_main_guard
 from gradmode_plugin.lint.nodes import own_nodes, subnodes
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.walk import (
+    FREE,
     FUNCTIONS,
     LIGHTNING_EVAL_STEPS,
     ON,
@@ -20,6 +21,7 @@ from gradmode_plugin.lint.walk import (
     Scope,
     Walk,
     is_false,
+    is_true,
     matches,
     written,
 )
@@ -88,6 +90,8 @@ class GradRules(Walk):
             return  # the mode Lightning runs the step in already: nothing changes
         if modes == {False} and definition is not None and self._mode_set_again_by_every_caller(definition):
             return  # each caller's loop sets the mode again at every step: the leak ends at the next one
+        if definition is not None and self._gives_gradients_back(definition, statements):
+            return  # off, then on again before it returns: only a caller running without gradients would notice
         for call in statements:
             self.report(
                 call,
@@ -104,6 +108,36 @@ class GradRules(Walk):
         return bool(sites) and all(
             call is not None and (caller is None or self._loop_sets_grad_mode(caller.node, call))
             for caller, _, call in sites
+        )
+
+    def _gives_gradients_back(self, definition: Def, statements: list[ast.Call]) -> bool:
+        """Whether a function turns gradients off and gives them back on before it returns, to callers that all run
+        with them on: its first grad statement sets False, its last sets True at its body's top level with no
+        ``return`` or ``yield`` between; every call of it in the file runs with gradients on, outside any ``try``
+        (an exception in between would leave them off in a handler), and no other file of the run calls it with them
+        off (a handler in another file is not looked for)."""
+        ordered = sorted(statements, key=lambda call: (call.lineno, call.col_offset))
+        first, last = ordered[0], ordered[-1]
+        if not (is_false(first.args[0]) and is_true(last.args[0])):
+            return False
+        function = definition.node
+        if not any(isinstance(stmt, ast.Expr) and stmt.value is last for stmt in function.body):
+            return False  # turned back on only on some paths
+        if any(
+            isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom)) and first.lineno <= node.lineno <= last.lineno
+            for node in own_nodes(function)
+        ):
+            return False  # a way out with gradients off
+        index = self.index()
+        for caller, grad, call in index.callers(definition):
+            if call is None or grad != FREE or index.effective(caller) != FREE:
+                return False  # passed around, or called with gradients off: on again would leak into the caller
+            body = self.full_tree().body if caller is None else caller.node.body
+            if any(call in subnodes(stmt) for node in body for stmt in _try_bodies(node)):
+                return False
+        project = self.project
+        return project is None or not project.called_without_grad_elsewhere(
+            definition.name, self.path, definition.cls is None
         )
 
     def _loop_sets_grad_mode(self, function: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call) -> bool:
@@ -177,6 +211,16 @@ def turns_grad_back_on(tree: ast.Module, imports: names.ImportTable) -> bool:
         if call is not None and not (call.args and is_false(call.args[0])):
             return True
     return False
+
+
+def _try_bodies(node: ast.stmt) -> list[ast.stmt]:
+    """The statements in the body of each ``try`` with a handler at or under ``node`` (not in a function it
+    defines)."""
+    found: list[ast.stmt] = []
+    for inner in subnodes(node):
+        if isinstance(inner, ast.Try) and inner.handlers:
+            found += inner.body
+    return found
 
 
 def _set_grad_statement(stmt: ast.Expr, imports: names.ImportTable) -> ast.Call | None:

@@ -1130,3 +1130,46 @@ def test_a_star_import_of_torch_binds_what_torch_exports(tmp_path: Path, case: s
     imports, volatile, dropout = TORCH_STARS[case]
     write_tree(tmp_path, {"run.py": STAR_TORCH.format(imports=imports, volatile=volatile, dropout=dropout)})
     assert _found(tmp_path, code=None) == expected_findings(tmp_path)
+
+
+@pytest.mark.parametrize(("caller", "found"), [("report", True), ("train", False)])
+def test_gradients_given_back_are_reported_where_another_file_calls_without_them(
+    tmp_path: Path, caller: str, found: bool
+) -> None:
+    """An evaluation that turns gradients off and back on before it returns is silent where every call of it runs
+    with them on, and reported where another file calls it under ``no_grad`` (on again would leak there)."""
+    lines = {"off": 5, "on": 7}
+    write_tree(
+        tmp_path,
+        {
+            "evaluation.py": """\
+                import torch
+
+                def eval_model(model, env):
+                    model.eval()
+                    torch.set_grad_enabled(False)
+                    reward = sum(model(obs).sum().item() for obs in env)
+                    torch.set_grad_enabled(True)
+                    return reward
+
+
+                def train(model, loader, env):
+                    for x in loader:
+                        model.train()
+                        model(x).sum().backward()
+                    print(eval_model(model, env))
+                """,
+            "report.py": f"""\
+                import torch
+
+                from evaluation import eval_model
+
+
+                def {caller}(model, env):
+                    with torch.{"no_grad" if found else "enable_grad"}():
+                        return eval_model(model, env)
+                """,
+        },
+    )
+    expected = {("evaluation.py", line, "GM401") for line in lines.values()} if found else set()
+    assert _found(tmp_path, code="GM401") == expected

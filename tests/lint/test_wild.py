@@ -154,6 +154,40 @@ TEMPLATE_EVAL_LEAKS_OFF = """
             train(net, data, torch.optim.SGD(net.parameters(), lr=0.1), 10)
             print(run_eval(net, data["test"]))
 """
+#: A closed-loop evaluation that turns gradients off as a statement and back on before it returns, called by a
+#: training loop (``{name}``: the function's name, one per file; ``{early}``/``{back}``: what follows the first
+#: statement, and the one turning them back on; ``{call}``: how the loop calls it; ``{expect}``: the statements').
+EVAL_GIVES_GRAD_BACK = """
+        import torch
+
+
+        def {name}(model, env):
+            model.eval()
+            torch.set_grad_enabled(False){expect}
+{early}            reward = sum(model(obs).sum().item() for obs in env)
+{back}
+            return reward
+
+
+        def train(model, loader, env, optimizer):
+            for x in loader:
+                model.train()
+                model(x).sum().backward()
+                optimizer.step()
+{call}
+"""
+#: The statement that turns gradients back on, at the function's top level (``{expect}``: its expectation).
+GIVES_BACK = "            torch.set_grad_enabled(True){expect}"
+
+
+def gives_grad_back(name: str, *, early: str = "", back: str = GIVES_BACK, call: str = "", expect: str = "") -> str:
+    """``EVAL_GIVES_GRAD_BACK`` for a function ``name``, called after the loop unless ``call`` says otherwise."""
+    call = call or f"            print({name}(model, env))"
+    return EVAL_GIVES_GRAD_BACK.format(
+        name=name, early=early, back=back.format(expect=expect), call=call.format(name=name), expect=expect
+    )
+
+
 #: One epoch function for both phases, its mode chosen by an argument (``{grad}``: what it does with grad mode first).
 RUN_EPOCH = """
         import torch
@@ -302,6 +336,42 @@ ATTENTION_RATE = """
     """
 
 BUGS: dict[str, str] = {
+    "gives_grad_back_to_a_caller_without_grad.py": gives_grad_back(
+        "eval_under_no_grad",
+        call="            with torch.no_grad():\n                print({name}(model, env))\n"
+        "                print(model(env[0]).sum().item())",
+        expect="  # expect: GM401",
+    ),
+    "gives_grad_back_to_a_handler.py": gives_grad_back(
+        "eval_in_try",
+        call="            try:\n                print({name}(model, env))\n            except RuntimeError:\n"
+        "                print(model(env[0]).sum().item())",
+        expect="  # expect: GM401",
+    ),
+    "gives_grad_back_not_before_an_early_return.py": gives_grad_back(
+        "eval_returns_early",
+        early="            if not env:\n                return 0.0\n",
+        expect="  # expect: GM401",
+    ),
+    "gives_grad_back_on_one_path.py": gives_grad_back(
+        "eval_back_on_one_path",
+        back="            if env:\n                torch.set_grad_enabled(True){expect}",
+        expect="  # expect: GM401",
+    ),
+    "gives_grad_back_in_a_caller_run_without_grad.py": gives_grad_back(
+        "eval_in_no_grad_caller",
+        call="\n\n        @torch.no_grad()\n        def report(model, env):\n            return {name}(model, env)",
+        expect="  # expect: GM401",
+    ),
+    "gives_grad_off_last.py": gives_grad_back(
+        "eval_off_last",
+        early="            torch.set_grad_enabled(True){expect}\n".format(expect="  # expect: GM401"),
+        back="            torch.set_grad_enabled(False){expect}",
+        expect="  # expect: GM401",
+    ),
+    "gives_grad_back_passed_around.py": gives_grad_back(
+        "eval_passed_around", call="            callbacks = [{name}]", expect="  # expect: GM401"
+    ),
     "eval_off_leaks_into_fine_tuning.py": """
         import torch
 
@@ -1264,6 +1334,7 @@ BUGS: dict[str, str] = {
 }
 
 CORRECT: dict[str, str] = {
+    "eval_gives_grad_back_before_it_returns.py": gives_grad_back("eval_model"),
     "eval_off_until_the_next_step_turns_grad_on.py": TEMPLATE_EVAL_LEAKS_OFF.format(
         reset="                    torch.set_grad_enabled(True)\n", expect=""
     ),
