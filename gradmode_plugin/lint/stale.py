@@ -17,6 +17,10 @@ Only what the project's own files show counts, so that nothing is left out on a 
 - ``from ..a.b import x``: the same, the module looked for only where the dots put it (the package that many
   levels up, within the run's root).
 
+One more thing counts, known of libraries rather than shown by the project: an import of a name or module its library
+removed in a release before any that installs on a Python this linter runs on (``from scipy.misc import imread``,
+removed in SciPy 1.3; ``torch.utils.ffi``, removed in PyTorch 1.0).
+
 Imports inside ``try``, ``if`` or a function are not read (their failure may be handled), nor ``from . import x``,
 nor a module that is no folder of the project (``import eval_metrics``: a folder put on ``sys.path`` may hold it).
 
@@ -82,6 +86,9 @@ class StaleImports:
             else:
                 continue
             for module in modules:
+                removed = None if isinstance(stmt, ast.ImportFrom) and stmt.level else _removed(stmt, module)
+                if removed is not None:
+                    return f"line {stmt.lineno} imports {removed}"
                 if isinstance(stmt, ast.ImportFrom) and stmt.level:
                     found = self._resolve_relative(here, stmt.level, module.split("."))
                     module = "." * stmt.level + module
@@ -188,6 +195,51 @@ class StaleImports:
             return None
         listed = self._all.get(target)
         return listed if listed is not None else frozenset(name for name in names if not name.startswith("_"))
+
+
+#: Modules, or names of modules, that a library has removed, with the release that removed them: an import of one
+#: fails with every version of the library that installs on a Python this linter runs on (3.10 and later).
+_REMOVED: Final[dict[str, tuple[frozenset[str] | None, str]]] = {
+    "scipy.misc": (
+        frozenset(
+            [
+                "bytescale",
+                "comb",
+                "factorial",
+                "factorial2",
+                "factorialk",
+                "fromimage",
+                "imfilter",
+                "imread",
+                "imresize",
+                "imrotate",
+                "imsave",
+                "imshow",
+                "info",
+                "logsumexp",
+                "pade",
+                "source",
+                "toimage",
+                "who",
+            ]
+        ),
+        "SciPy 1.3",
+    ),
+    "torch.utils.ffi": (None, "PyTorch 1.0"),
+}
+
+
+def _removed(stmt: ast.Import | ast.ImportFrom, module: str) -> str | None:
+    """What a module-level import names that its library removed (``from scipy.misc import imread``), as the
+    reason says it; None where it names nothing removed."""
+    entry = _REMOVED.get(module)
+    if entry is None:
+        return None
+    names, release = entry
+    if names is None:
+        return f"`{module}`, which {release} removed"
+    gone = next((alias.name for alias in stmt.names if alias.name in names), None)  # `import scipy.misc`: none
+    return None if gone is None else f"`{gone}` from `{module}`, which {release} removed"
 
 
 def _project_of_its_own(folder: str) -> bool:

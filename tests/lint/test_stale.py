@@ -83,6 +83,11 @@ LEFT_OUT = {
     "a name left out of the `__all__` of a module imported with `*`": ("from listed import Other", "imports `Other`"),
     "a module of a folder that is no project of its own": ("from plain.datasets.sets import Sets", "`plain.datasets"),
     "a module moved in a package with a setup.py": ("from packaged.datasets.sets import Sets", "`packaged.datasets"),
+    "a name its library removed": (
+        "from scipy.misc import imsave, imread",
+        "imports `imsave` from `scipy.misc`, which SciPy 1.3 removed",
+    ),
+    "a module its library removed": ("import torch.utils.ffi", "imports `torch.utils.ffi`, which PyTorch 1.0 removed"),
 }
 
 
@@ -119,6 +124,10 @@ STILL_REPORTED = {
     "a package that writes `sys.modules` in a function": "from backend import anything",
     "a module's `__dict__`": "from data.model import __dict__",
     "a package installed from a project of its own (its `pyproject.toml`)": "from tracker.datasets.sets import Sets",
+    "a removed name where it lives now": "from scipy.special import comb",
+    "the module whose names were removed, whole": "import scipy.misc",
+    "a name of that module not removed then": "from scipy.misc import central_diff_weights",
+    "a removed name imported under `try`": "try:\n    from scipy.misc import imread\nexcept ImportError:\n    pass",
 }
 
 
