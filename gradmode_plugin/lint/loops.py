@@ -311,7 +311,7 @@ class _LoopAnalysis:
             if not run or any(self._puts_back(call, owner) for call in calls):
                 continue
             for call in calls:
-                found = self._leaves_in_eval(call, owner, run)
+                found = self._leaves_in_eval(call, owner, run, node)
                 if found is not None and (
                     self._built_mode_free(found[0]) or (found[0] == "self" and self._mode_free(owner.name, set()))  # type: ignore[union-attr]
                 ):
@@ -386,8 +386,16 @@ class _LoopAnalysis:
                     return True
         return False
 
-    def _leaves_in_eval(self, call: ast.Call, owner: ast.ClassDef | None, run: set[str]) -> tuple[str, int] | None:
-        """The module a call leaves in ``eval()`` and the line where, if it is one the loop runs."""
+    def _leaves_in_eval(
+        self,
+        call: ast.Call,
+        owner: ast.ClassDef | None,
+        run: set[str],
+        loop_function: ast.FunctionDef | ast.AsyncFunctionDef,
+    ) -> tuple[str, int] | None:
+        """The module a call leaves in ``eval()`` and the line where, if it is one the loop runs: the argument passed
+        for the callee's parameter, ``self``'s own module, an attribute of ``self``, or a name of the module's that
+        neither the callee nor the function of the loop binds (``model`` of a script's top level)."""
         if isinstance(call.func, ast.Attribute) and call.func.attr == "eval" and not call.args:
             key = dotted(call.func.value)
             return (key, call.lineno) if key in run and (key != "self" or self._own_module(owner)) else None
@@ -408,11 +416,19 @@ class _LoopAnalysis:
                 key = dotted(passed) if passed is not None else None
             elif inner == "self":
                 key = inner if self._own_module(owner) else None  # `self.eval()` in the module's own method
+            elif inner.startswith("self."):
+                key = inner
             else:
-                key = inner if inner.startswith("self.") else None
+                key = inner if self._same_global(inner, callee, loop_function) else None
             if key in run:
                 return key, sub.lineno
         return None
+
+    @staticmethod
+    def _same_global(name: str, *functions: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """Whether a plain name is one object of the module's in these functions: none of them binds it (a
+        parameter, an assignment, a loop or ``with`` target, an import, a ``global`` it may rebind)."""
+        return "." not in name and not any(name in _bound_names(function) for function in functions)
 
     def _callee(self, name: str, owner: ast.ClassDef | None) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
         if name.startswith("self.") and name.count(".") == 1 and owner is not None:
@@ -430,6 +446,21 @@ def is_evaluation_name(name: str, configured: tuple[str, ...] = ()) -> bool:
     if plain.endswith("_step") or is_test_function(name):
         return False
     return matches(plain, EVALUATION_FUNCTIONS) or matches(name, configured)
+
+
+def _bound_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The names a function binds itself: its parameters, and what it assigns, imports or declares ``global`` (a
+    ``global`` name is the module's, but the function may rebind it)."""
+    args = function.args
+    bound = {arg.arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if arg}
+    for node in _own_walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            bound.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.Global):
+            bound.update(node.names)
+    return bound
 
 
 def _func(node: ast.expr) -> ast.expr:

@@ -188,6 +188,43 @@ def gives_grad_back(name: str, *, early: str = "", back: str = GIVES_BACK, call:
     )
 
 
+#: A script whose evaluation puts its module-level model in ``eval()``, called inside the batch loop of a training
+#: function that put it in training once, before the loop (``{test_body}``: how the evaluation gets its model;
+#: ``{step}``: what each step does first; ``{expect}``: the call's expectation).
+GLOBAL_MODEL_EVALUATED_IN_THE_LOOP = """
+        import torch
+
+
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = torch.nn.Linear(4, 2)
+                self.drop = torch.nn.Dropout(0.5)
+
+            def forward(self, x):
+                return self.drop(self.fc(x))
+
+
+        model = Net()
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+        @torch.no_grad()
+        def test(data):
+{test_body}            model.eval()
+            return model(data).argmax(1)
+
+
+        def train(loader, data):
+            model.train()
+            for x, y in loader:
+{step}                optimizer.zero_grad()
+                torch.nn.functional.cross_entropy(model(x), y).backward()
+                optimizer.step()
+                print(test(data)){expect}
+"""
+
+
 #: One epoch function for both phases, its mode chosen by an argument (``{grad}``: what it does with grad mode first).
 RUN_EPOCH = """
         import torch
@@ -336,6 +373,9 @@ ATTENTION_RATE = """
     """
 
 BUGS: dict[str, str] = {
+    "global_model_evaluated_in_the_batch_loop.py": GLOBAL_MODEL_EVALUATED_IN_THE_LOOP.format(
+        test_body="", step="", expect="  # expect: GM503"
+    ),
     "gives_grad_back_to_a_caller_without_grad.py": gives_grad_back(
         "eval_under_no_grad",
         call="            with torch.no_grad():\n                print({name}(model, env))\n"
@@ -1334,6 +1374,12 @@ BUGS: dict[str, str] = {
 }
 
 CORRECT: dict[str, str] = {
+    "global_model_put_back_in_training_each_step.py": GLOBAL_MODEL_EVALUATED_IN_THE_LOOP.format(
+        test_body="", step="                model.train()\n", expect=""
+    ),
+    "evaluation_of_its_own_model_in_the_batch_loop.py": GLOBAL_MODEL_EVALUATED_IN_THE_LOOP.format(
+        test_body="            model = torch.load('best.pt')\n", step="", expect=""
+    ),
     "eval_gives_grad_back_before_it_returns.py": gives_grad_back("eval_model"),
     "eval_off_until_the_next_step_turns_grad_on.py": TEMPLATE_EVAL_LEAKS_OFF.format(
         reset="                    torch.set_grad_enabled(True)\n", expect=""
