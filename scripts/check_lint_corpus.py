@@ -17123,8 +17123,8 @@ def search(folder: Path, corpus: Path) -> list[Candidate]:
         try:
             source = Path(file).read_bytes()
             tree = ast.parse(source)
-        except (SyntaxError, ValueError, RecursionError):
-            continue
+        except (OSError, SyntaxError, ValueError, RecursionError):
+            continue  # a link to nothing (an editor's lock file) the linter skips too, or a file that does not parse
         relative = os.path.relpath(file, corpus)
         inner = os.path.relpath(file, folder)
         visitor = _Search(relative, source.decode("utf-8", "replace").splitlines(), is_test_path(inner))
