@@ -16,6 +16,7 @@ from gradmode_plugin.lint.walk import (
     FREE,
     FUNCTIONS,
     LIGHTNING_EVAL_STEPS,
+    OFF,
     ON,
     Ctx,
     Scope,
@@ -111,34 +112,52 @@ class GradRules(Walk):
         )
 
     def _gives_gradients_back(self, definition: Def, statements: list[ast.Call]) -> bool:
-        """Whether a function turns gradients off and gives them back on before it returns, to callers that all run
-        with them on: its first grad statement sets False, its last sets True at its body's top level with no
-        ``return`` or ``yield`` between; every call of it in the file runs with gradients on, outside any ``try``
-        (an exception in between would leave them off in a handler), and no other file of the run calls it with them
-        off (a handler in another file is not looked for)."""
+        """Whether a function gives its callers back the mode they all run in: its first grad statement sets one
+        mode and its last, at its body's top level with no ``return`` or ``yield`` between, sets the other; every
+        call of it in the file runs in that other mode (gradients on for a function that turns them off and back on,
+        off, under ``no_grad`` or in a caller run so, for one that turns them on and back off), outside any ``try``
+        (an exception in between would leave the first mode in a handler), and no other file of the run calls it in
+        the first mode (a handler in another file is not looked for); not where no file of the run calls it."""
         ordered = sorted(statements, key=lambda call: (call.lineno, call.col_offset))
         first, last = ordered[0], ordered[-1]
-        if not (is_false(first.args[0]) and is_true(last.args[0])):
+        if is_false(first.args[0]) and is_true(last.args[0]):
+            callers_mode = FREE
+        elif is_true(first.args[0]) and is_false(last.args[0]):
+            callers_mode = OFF
+        else:
             return False
         function = definition.node
-        if not any(isinstance(stmt, ast.Expr) and stmt.value is last for stmt in function.body):
-            return False  # turned back on only on some paths
+        where = (last.lineno, last.col_offset)  # the walk's tree and the index's may be two parses of one source
+        if not any(
+            isinstance(stmt, ast.Expr) and (stmt.value.lineno, stmt.value.col_offset) == where for stmt in function.body
+        ):
+            return False  # set back only on some paths
         if any(
             isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom)) and first.lineno <= node.lineno <= last.lineno
             for node in own_nodes(function)
         ):
-            return False  # a way out with gradients off
+            return False  # a way out in the first mode
         index = self.index()
-        for caller, grad, call in index.callers(definition):
-            if call is None or grad != FREE or index.effective(caller) != FREE:
-                return False  # passed around, or called with gradients off: on again would leak into the caller
+        sites = index.callers(definition)
+        project = self.project
+        if not sites and not (project is not None and project.called_elsewhere(definition.name, self.path)):
+            return False  # nothing shows who calls it: a hook a framework may call in either mode
+        for caller, grad, call in sites:
+            if call is None:
+                return False  # passed around: where it runs is not known
+            if callers_mode == FREE and (grad != FREE or index.effective(caller) != FREE):
+                return False  # called with gradients off: on again would leak into the caller
+            if callers_mode == OFF and OFF not in (grad, index.effective(caller)):
+                return False  # called with gradients on: off again would leak into the caller
             body = self.full_tree().body if caller is None else caller.node.body
             if any(call in subnodes(stmt) for node in body for stmt in _try_bodies(node)):
                 return False
-        project = self.project
-        return project is None or not project.called_without_grad_elsewhere(
-            definition.name, self.path, definition.cls is None
-        )
+        if project is None:
+            return True
+        name, function_only = definition.name, definition.cls is None
+        if callers_mode == FREE:
+            return not project.called_without_grad_elsewhere(name, self.path, function_only)
+        return not project.called_with_grad_elsewhere(name, self.path, function_only)
 
     def _loop_sets_grad_mode(self, function: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call) -> bool:
         for loop in own_nodes(function):

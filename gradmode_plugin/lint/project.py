@@ -107,6 +107,11 @@ class Project:
         """Whether a non-test file other than ``path`` calls ``name`` with gradients off."""
         return OFF in self._grads_elsewhere(name, path, function)
 
+    def called_with_grad_elsewhere(self, name: str, path: str, function: bool = True) -> bool:
+        """Whether a non-test file other than ``path`` calls ``name`` with gradients on (or in a mode it does not
+        set), or refers to it."""
+        return any(grad != OFF for grad in self._grads_elsewhere(name, path, function))
+
     def called_with_grad_by_importers(self, name: str, path: str, function: bool = True) -> bool:
         """Whether a non-test file that imports ``path``'s module calls ``name`` with gradients on (not only refers to
         it): a method its own file runs only under ``no_grad``, called once more by ``main.py`` after training."""

@@ -1173,3 +1173,43 @@ def test_gradients_given_back_are_reported_where_another_file_calls_without_them
     )
     expected = {("evaluation.py", line, "GM401") for line in lines.values()} if found else set()
     assert _found(tmp_path, code="GM401") == expected
+
+
+@pytest.mark.parametrize(("grad", "found"), [("enable_grad", True), ("no_grad", False)])
+def test_gradients_taken_back_are_reported_where_another_file_calls_with_them(
+    tmp_path: Path, grad: str, found: bool
+) -> None:
+    """A step that turns gradients on and back off before it returns, called under ``no_grad`` in its file, is
+    reported where another file calls it with them on (off again would leak there)."""
+    write_tree(
+        tmp_path,
+        {
+            "sampling.py": """\
+                import torch
+
+                def guided_step(model, x):
+                    torch.set_grad_enabled(True)
+                    x = x.detach().requires_grad_(True)
+                    grad = torch.autograd.grad(model(x).sum(), x)[0]
+                    torch.set_grad_enabled(False)
+                    return x + grad
+
+
+                def sample(model, x):
+                    with torch.no_grad():
+                        return guided_step(model, x)
+                """,
+            "refine.py": f"""\
+                import torch
+
+                from sampling import guided_step
+
+
+                def refine(model, x):
+                    with torch.{grad}():
+                        return guided_step(model, x)
+                """,
+        },
+    )
+    expected = {("sampling.py", line, "GM401") for line in (4, 7)} if found else set()
+    assert _found(tmp_path, code="GM401") == expected

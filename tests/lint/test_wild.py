@@ -225,6 +225,26 @@ GLOBAL_MODEL_EVALUATED_IN_THE_LOOP = """
 """
 
 
+#: A guided sampler that turns gradients on for one gradient step and back off before it returns, called by a
+#: sampling loop (``{call}``: how the loop calls it; ``{expect}``: the statements' expectation).
+SAMPLER_TAKES_GRAD_BACK = """
+        import torch
+
+
+        def guided_step(model, x, scale):
+            torch.set_grad_enabled(True){expect}
+            x = x.detach().requires_grad_(True)
+            grad = torch.autograd.grad(model(x).sum(), x)[0]
+            torch.set_grad_enabled(False){expect}
+            return x + scale * grad
+
+
+        def sample(model, x, steps):
+{call}
+            return x
+"""
+
+
 #: One epoch function for both phases, its mode chosen by an argument (``{grad}``: what it does with grad mode first).
 RUN_EPOCH = """
         import torch
@@ -373,6 +393,10 @@ ATTENTION_RATE = """
     """
 
 BUGS: dict[str, str] = {
+    "sampler_takes_grad_back_from_a_caller_with_grad.py": SAMPLER_TAKES_GRAD_BACK.format(
+        call="            for _ in range(steps):\n                x = guided_step(model, x, 0.1)",
+        expect="  # expect: GM401",
+    ),
     "global_model_evaluated_in_the_batch_loop.py": GLOBAL_MODEL_EVALUATED_IN_THE_LOOP.format(
         test_body="", step="", expect="  # expect: GM503"
     ),
@@ -1374,6 +1398,11 @@ BUGS: dict[str, str] = {
 }
 
 CORRECT: dict[str, str] = {
+    "sampler_takes_grad_back_under_no_grad.py": SAMPLER_TAKES_GRAD_BACK.format(
+        call="            with torch.no_grad():\n                for _ in range(steps):\n"
+        "                    x = guided_step(model, x, 0.1)",
+        expect="",
+    ),
     "global_model_put_back_in_training_each_step.py": GLOBAL_MODEL_EVALUATED_IN_THE_LOOP.format(
         test_body="", step="                model.train()\n", expect=""
     ),
