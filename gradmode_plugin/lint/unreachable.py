@@ -95,13 +95,16 @@ def unreachable_lines(
 
     lines: set[int] = set()
     raisers: set[str] = set()
+    blocks = _blocks(tree.body)  # the module's, then each function's: where a call of a raiser may stand
     for owner, function in _functions(tree):
         zero_dim = losses.names_in(own_nodes(function))
 
         def raises(statement: ast.stmt, owner: ast.ClassDef | None = owner, zero_dim: set[str] = zero_dim) -> bool:
             return _raises_on_unpack(statement, owner, callee) or losses.indexed(statement, zero_dim)
 
-        for block in _blocks(function.body):
+        own_blocks = _blocks(function.body)
+        blocks += own_blocks
+        for block in own_blocks:
             for index, statement in enumerate(block):
                 if raises(statement):
                     _leave_out(block[index:], lines)
@@ -109,7 +112,7 @@ def unreachable_lines(
         if functions.get(function.name) is function and _raises_when_run(function, raises):
             raisers.add(function.name)
     if raisers:
-        for block in [*_blocks(tree.body), *(b for _, f in _functions(tree) for b in _blocks(f.body))]:
+        for block in blocks:
             for index, statement in enumerate(block):
                 if _calls(statement, raisers):
                     _leave_out(block[index + 1 :], lines)
@@ -151,17 +154,18 @@ def _raises_when_run(function: _Function, raises: Callable[[ast.stmt], bool]) ->
     taken to run once at least); not a generator, nor a function a decorator may wrap."""
     if function.decorator_list or any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in own_nodes(function)):
         return False
-    for statement in function.body:
+
+    def raises_or_its_loop_does(statement: ast.stmt) -> bool:
         if raises(statement):
             return True
-        if isinstance(statement, (ast.For, ast.AsyncFor)) and _raises_first(statement.body, raises):
-            return True
-        if _leaves(statement):
-            return False
-    return False
+        return isinstance(statement, (ast.For, ast.AsyncFor)) and _raises_first(statement.body, raises)
+
+    return _raises_first(function.body, raises_or_its_loop_does)
 
 
 def _raises_first(body: list[ast.stmt], raises: Callable[[ast.stmt], bool]) -> bool:
+    """Whether a statement of ``body`` raises before any may leave it (``return``, ``break``, ``continue``, a
+    ``try``)."""
     for statement in body:
         if raises(statement):
             return True
