@@ -204,6 +204,8 @@ class CallIndex:
         self._effective[id(definition)] = FREE  # a cycle of calls: nothing known
         if definition.parent is not None:
             mode = definition.def_grad if definition.def_grad != FREE else self.effective(definition.parent)
+            if mode != OFF and definition.def_grad == FREE and self._called_inside_without_grad(definition):
+                mode = OFF
         else:
             sites = self.callers(definition)
             mode = FREE
@@ -211,6 +213,21 @@ class CallIndex:
                 mode = OFF
         self._effective[id(definition)] = mode
         return mode
+
+    def _called_inside_without_grad(self, definition: Def) -> bool:
+        """Whether a nested function is called within the function it is nested in, each time under
+        ``no_grad``/``inference_mode`` (a ``valid_fn`` that ``main`` calls inside ``with torch.no_grad():``), and never
+        handed over (a callback runs where unknown). A call of its name outside that function calls another one."""
+        called = False
+        for caller, grad, call in self.callers(definition):
+            if call is None:
+                return False
+            if not _inside(caller, definition.parent):
+                continue
+            if (grad if grad != FREE else self.effective(caller)) != OFF:
+                return False
+            called = True
+        return called
 
     def only_from_main(self, definition: Def) -> bool:
         """Whether a function is called from a script's top level (``main()`` under ``__main__``), and named nowhere
@@ -221,6 +238,15 @@ class CallIndex:
             and any(call is not None for _, _, call in sites)
             and all(caller is None for caller, _, _ in sites)
         )
+
+
+def _inside(caller: Def | None, outer: Def | None) -> bool:
+    """Whether code of ``caller`` is code of ``outer`` (itself, or a function nested in it at any depth)."""
+    while caller is not None:
+        if caller is outer:
+            return True
+        caller = caller.parent
+    return False
 
 
 def passed_to(call: ast.Call, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str, bound: int) -> ast.expr | None:

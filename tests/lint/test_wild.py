@@ -1000,6 +1000,52 @@ BUGS: dict[str, str] = {
             model.eval()
             return [model(x).argmax(-1) for x in loader]  # expect: GM501
         """,
+    "nested_called_with_grad.py": """
+        import torch
+
+
+        def main(model, loader, valid_loader):
+            def valid_fn(data):
+                model.eval()
+                for x in data:
+                    out = model(x)  # expect: GM501
+                return out
+
+            for epoch in range(3):
+                model.train()
+                for x in loader:
+                    model(x).sum().backward()
+                with torch.no_grad():
+                    valid_fn(valid_loader)
+                valid_fn(valid_loader)
+
+
+        def report(model, valid_loader):
+            def score(data):
+                model.eval()
+                for x in data:
+                    out = model(x)  # expect: GM501
+                return out
+
+            with torch.no_grad():
+                score(valid_loader)
+            return list(map(score, [valid_loader]))
+
+
+        def outer(model, valid_loader):
+            def show(data):
+                model.eval()
+                for x in data:
+                    out = model(x)  # expect: GM501
+                return out
+
+            return valid_loader
+
+
+        def elsewhere(valid_loader):
+            with torch.no_grad():
+                return show(valid_loader)
+        """,
     "helper_method.py": """
         import torch
 
@@ -2345,6 +2391,41 @@ CORRECT: dict[str, str] = {
         class Descriptor(torch.nn.Module):
             def forward(self, img):
                 return get_descriptors(img, self.descriptor)
+        """,
+    "nested_called_under_no_grad.py": """
+        import torch
+
+
+        def main(model, loader, valid_loader):
+            def valid_fn(data):
+                model.eval()
+                for x in data:
+                    out = model(x)
+                return out
+
+            def evaluate_all(loaders):
+                def one(data):
+                    model.eval()
+                    return [model(x) for x in data]
+
+                with torch.no_grad():
+                    return [one(data) for data in loaders]
+
+            for epoch in range(3):
+                model.train()
+                for x in loader:
+                    model(x).sum().backward()
+                with torch.no_grad():
+                    valid_fn(valid_loader)
+                evaluate_all([valid_loader])
+
+
+        def valid_fn(model, data):
+            return [model(x).sum().backward() for x in data]
+
+
+        def train(model, loader):
+            valid_fn(model, loader)
         """,
     "helper_method_ok.py": """
         import torch
