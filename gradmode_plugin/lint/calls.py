@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Final
 
 from gradmode_plugin.lint.names import top_level_imports
-from gradmode_plugin.lint.nodes import child_nodes
+from gradmode_plugin.lint.nodes import built_call, child_nodes, own_nodes
 
 # Grad mode set around a piece of code (gradmode_plugin.lint.walk has the full list).
 FREE: Final = 0  # nothing said: whatever the caller set
@@ -75,6 +75,11 @@ class CallIndex:
         self.sites: dict[CalleeKey, list[tuple[Def | None, int, ast.Call | None]]] = {}
         self.main_guard = False
         self._effective: dict[int, int] = {}
+        #: each class of the module by its name; None where two classes share it
+        self._classes: dict[str, ast.ClassDef | None] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                self._classes[node.name] = None if node.name in self._classes else node
         self._visit_body(tree.body, None, None, None, FREE)
 
     # -- the walk ------------------------------------------------------------------------------------------------
@@ -180,13 +185,95 @@ class CallIndex:
 
     def callers(self, definition: Def) -> list[tuple[Def | None, int, ast.Call | None]]:
         """Every place the function is called (or referred to) in the module."""
-        if definition.cls is not None:
-            keys: list[CalleeKey] = [("self", definition.cls, definition.name), ("attr", definition.name)]
-        elif definition.parent is None:
-            keys = [("fn", definition.name)]
+        if definition.cls is None:
+            return list(self.sites.get(("fn", definition.name), ()))
+        return [
+            *self.sites.get(("self", definition.cls, definition.name), ()),
+            *(
+                (caller, grad, call)
+                for caller, grad, call in self.sites.get(("attr", definition.name), ())
+                if call is None or not self._calls_another_class(call, caller, definition)
+            ),
+        ]
+
+    def _calls_another_class(self, call: ast.Call, caller: Def | None, definition: Def) -> bool:
+        """Whether ``obj.method(...)`` calls another class's method of that name: ``obj`` is built from a class of
+        this module, not the method's own, that defines the method itself (``self.cond_generator.sample(n)``, where
+        every value of ``self.cond_generator`` is ``Condvec(...)``, calls no ``CTABGANSynthesizer.sample``)."""
+        receiver = self._receiver_class(call, caller)
+        if receiver is None or receiver == definition.cls:
+            return False
+        node = self._classes.get(receiver)
+        return node is not None and any(
+            isinstance(stmt, _FUNCTIONS) and stmt.name == definition.name for stmt in node.body
+        )
+
+    def _receiver_class(self, call: ast.Call, caller: Def | None) -> str | None:
+        """The class of this module the object a method is called on is built from, where every value the code
+        gives it is that class's call (``Condvec(...)``, ``Sampler(...).to(device)``; ``None`` aside): a name the
+        calling function assigns only so, or ``self.x`` that its class assigns only so."""
+        func = call.func
+        if caller is None or not isinstance(func, ast.Attribute):
+            return None
+        receiver = func.value
+        values: list[ast.expr] = []
+        if isinstance(receiver, ast.Name):
+            arguments = caller.node.args
+            parameters = [
+                *arguments.posonlyargs,
+                *arguments.args,
+                *arguments.kwonlyargs,
+                arguments.vararg,
+                arguments.kwarg,
+            ]
+            if any(parameter is not None and parameter.arg == receiver.id for parameter in parameters):
+                return None
+            stores = 0
+            for node in own_nodes(caller.node):
+                if isinstance(node, ast.Name) and node.id == receiver.id and not isinstance(node.ctx, ast.Load):
+                    stores += 1
+                elif (
+                    isinstance(node, ast.Assign)
+                    and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Name)
+                    and node.targets[0].id == receiver.id
+                ):
+                    values.append(node.value)
+            if stores != len(values):
+                return None  # also bound otherwise (a loop variable, a `with ... as`, a tuple target)
+        elif (
+            isinstance(receiver, ast.Attribute)
+            and isinstance(receiver.value, ast.Name)
+            and receiver.value.id == "self"
+            and caller.cls is not None
+        ):
+            owner = self._classes.get(caller.cls)
+            if owner is None:
+                return None
+            stores = 0
+            for node in ast.walk(owner):
+                if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and node.attr == receiver.attr:
+                    stores += 1
+                elif (
+                    isinstance(node, ast.Assign)
+                    and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Attribute)
+                    and isinstance(node.targets[0].value, ast.Name)
+                    and node.targets[0].value.id == "self"
+                    and node.targets[0].attr == receiver.attr
+                ):
+                    values.append(node.value)
+            if stores != len(values):
+                return None  # also stored otherwise (a tuple target, an augmented or annotated assignment)
         else:
-            keys = [("fn", definition.name)]
-        return [site for key in keys for site in self.sites.get(key, ())]
+            return None
+        built = {
+            _built_from(value) for value in values if not (isinstance(value, ast.Constant) and value.value is None)
+        }
+        if len(built) != 1:
+            return None
+        (name,) = built
+        return name
 
     def effective(self, definition: Def | None) -> int:
         """The grad mode a function runs in as far as this module shows: its decorator's; for a nested function
@@ -238,6 +325,14 @@ class CallIndex:
             and any(call is not None for _, _, call in sites)
             and all(caller is None for caller, _, _ in sites)
         )
+
+
+def _built_from(value: ast.expr) -> str | None:
+    """The name of the class (or function) a value is the call of: ``Net`` for ``Net(...).to(device)``."""
+    if not isinstance(value, ast.Call):
+        return None
+    func = built_call(value).func
+    return func.id if isinstance(func, ast.Name) else None
 
 
 def _inside(caller: Def | None, outer: Def | None) -> bool:

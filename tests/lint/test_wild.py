@@ -261,6 +261,32 @@ RUN_EPOCH = """
                     loss.backward()
                     optimizer.step()
 """
+#: A synthesizer whose ``sample`` puts its generator in ``eval()`` and runs it with gradients on, beside a class of
+#: the same file with a ``sample`` of its own (its bugs and look-alikes add who calls which ``sample``).
+SAMPLERS = """
+        import torch
+
+        FAST = False
+
+
+        class Sampler:
+            def sample(self, n):
+                return torch.randn(n, 4)
+
+
+        class Synthesizer:
+            def __init__(self):
+                self.cond = None
+                self.generator = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Dropout(0.1))
+
+            def sample(self, n):
+                self.generator.eval()
+                return self.generator(torch.randn(n, 4)){expect}
+
+
+        class Child(Synthesizer):
+            pass
+"""
 #: A loop shared by the training and validation phases, up to each batch (its bug and look-alike add the body).
 PHASE_LOOP = """
         import torch
@@ -1045,6 +1071,24 @@ BUGS: dict[str, str] = {
         def elsewhere(valid_loader):
             with torch.no_grad():
                 return show(valid_loader)
+        """,
+    "sample_of_another_class.py": SAMPLERS.format(expect="  # expect: GM501")
+    + """
+
+        class Trainer(Synthesizer):
+            def reset(self):
+                self.cond = None
+
+            def fit(self, data):
+                self.cond = Sampler()
+                for _ in range(3):
+                    self.generator(self.cond.sample(4) + data).sum().backward()
+
+
+        def fit(synth, data):
+            sampler = Sampler()
+            for _ in range(3):
+                synth.generator(sampler.sample(4) + data).sum().backward()
         """,
     "helper_method.py": """
         import torch
@@ -2426,6 +2470,68 @@ CORRECT: dict[str, str] = {
 
         def train(model, loader):
             valid_fn(model, loader)
+        """,
+    "sample_of_its_own_class.py": SAMPLERS.format(expect="")
+    + """
+
+        def tune():
+            synth = Synthesizer()
+            synth.sample(4).sum().backward()
+        """,
+    "sample_of_a_subclass.py": SAMPLERS.format(expect="")
+    + """
+
+        def tune():
+            synth = Child()
+            synth.sample(4).sum().backward()
+        """,
+    "sample_of_a_class_defined_twice.py": SAMPLERS.format(expect="")
+    + """
+
+        if FAST:
+
+            class Twin(Synthesizer):
+                pass
+
+        else:
+
+            class Twin:
+                def sample(self, n):
+                    return torch.randn(n, 4)
+
+
+        def tune():
+            synth = Twin()
+            synth.sample(4).sum().backward()
+        """,
+    "sample_of_a_parameter.py": SAMPLERS.format(expect="")
+    + """
+
+        def tune(synth=None):
+            if synth is None:
+                synth = Sampler()
+            synth.sample(4).sum().backward()
+        """,
+    "sample_of_a_name_bound_twice.py": SAMPLERS.format(expect="")
+    + """
+
+        def tune():
+            synth = Sampler()
+            for synth in (synth, Synthesizer()):
+                synth.sample(4).sum().backward()
+        """,
+    "sample_of_an_attribute_stored_twice.py": SAMPLERS.format(expect="")
+    + """
+
+        class Holder:
+            def __init__(self):
+                self.synth = Sampler()
+
+            def reset(self):
+                self.synth, self.steps = Synthesizer(), 0
+
+            def tune(self):
+                self.synth.sample(4).sum().backward()
         """,
     "helper_method_ok.py": """
         import torch
