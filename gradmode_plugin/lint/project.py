@@ -30,7 +30,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from gradmode_plugin.lint.calls import FREE, OFF, CallIndex, constructions
+from gradmode_plugin.lint.calls import FREE, OFF, CallIndex, Def, constructions
 from gradmode_plugin.lint.grad import grad_off_when_run, turns_grad_back_on
 from gradmode_plugin.lint.names import ImportTable, dotted_parts, names_a_module
 from gradmode_plugin.lint.stale import StaleImports
@@ -54,9 +54,10 @@ class Project:
         self._given = tuple(paths)
         self._more = more
         self._paths: tuple[str, ...] | None = None if more is not None else self._given
-        #: (name, whether a module-level function) -> [(path, grad mode at the call, whether a call (not a mere
-        #: reference), the modules that file imports)] over the non-test files
-        self._sites: dict[tuple[str, bool], list[_Site]] = {}
+        #: (name, whether a module-level function, how many files further its callers' callers are followed) ->
+        #: [(path, grad mode at the call, whether a call (not a mere reference), the modules that file imports)] over
+        #: the non-test files
+        self._sites: dict[tuple[str, bool, int], list[_Site]] = {}
         self._classes: dict[str, ast.ClassDef | None] = {}
         self._gradless: dict[str, bool] = {}
         #: every module ``forward`` of the project's non-test files: (its keyword parameters, whether it takes
@@ -125,10 +126,10 @@ class Project:
         """The grad mode at each call of ``name`` (``FREE`` for a reference) in the non-test files but ``path``."""
         return [grad for _, grad, _, _ in self._sites_elsewhere(name, path, function)]
 
-    def _sites_elsewhere(self, name: str, path: str, function: bool) -> list[_Site]:
-        sites = self._sites.get((name, function))
+    def _sites_elsewhere(self, name: str, path: str, function: bool, hops: int = 1) -> list[_Site]:
+        sites = self._sites.get((name, function, hops))
         if sites is None:
-            sites = self._sites[(name, function)] = list(self._find(name, function))
+            sites = self._sites[(name, function, hops)] = list(self._find(name, function, hops))
         here = os.path.normpath(path)
         return [site for site in sites if os.path.normpath(site[0]) != here]
 
@@ -311,12 +312,19 @@ class Project:
             self._classes[name] = found[0] if len(found) == 1 else None
         return self._classes[name]
 
-    def _find(self, name: str, function: bool) -> list[_Site]:
+    def _find(self, name: str, function: bool, hops: int) -> list[_Site]:
         word = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
         found: list[_Site] = []
         for path, tree in self._trees(word):
             bound, imported = _import_names(tree)
-            found += [(path, grad, called, imported) for grad, called in _grad_at_calls(tree, name, function, bound)]
+            for grad, called, caller in _grad_at_calls(tree, name, function, bound):
+                if caller is not None and hops > 0:
+                    # a call in a function its own file never calls: that function runs where other files call it
+                    # (a PPO's `process_env_step`, called by the runner inside `torch.inference_mode()`)
+                    further = self._sites_elsewhere(caller.name, path, caller.cls is None, hops - 1)
+                    if further and all(site[1] == OFF for site in further):
+                        grad = OFF
+                found.append((path, grad, called, imported))
         return found
 
     def _trees(self, pattern: re.Pattern[bytes]) -> Iterator[tuple[str, ast.Module]]:
@@ -451,10 +459,14 @@ def _runs_own_forward(func: ast.expr) -> bool:
     )
 
 
-def _grad_at_calls(tree: ast.Module, name: str, function: bool, bound: frozenset[str]) -> list[tuple[int, bool]]:
-    """The grad mode at each call of ``name`` in a module, and whether it is a call (``FREE`` for a mere reference:
-    unknown callers); for a module-level ``function``, an attribute call counts only on a name an import binds
-    (``bound``: ``evaluation.validate(...)``, not ``trainer.validate(...)``)."""
+def _grad_at_calls(
+    tree: ast.Module, name: str, function: bool, bound: frozenset[str]
+) -> list[tuple[int, bool, Def | None]]:
+    """The grad mode at each call of ``name`` in a module, whether it is a call (``FREE`` for a mere reference:
+    unknown callers), and, where that mode is not set there, the calling function if the module never calls it (a
+    top-level function or method, not a dunder: who runs it is in other files); for a module-level ``function``, an
+    attribute call counts only on a name an import binds (``bound``: ``evaluation.validate(...)``, not
+    ``trainer.validate(...)``)."""
     imports = _imports(tree)
     index = CallIndex(
         tree,
@@ -462,7 +474,7 @@ def _grad_at_calls(tree: ast.Module, name: str, function: bool, bound: frozenset
         lambda definition: definition.cls is not None and definition.name in LIGHTNING_EVAL_STEPS,
     )
     own = any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name for node in tree.body)
-    grads: list[tuple[int, bool]] = []
+    grads: list[tuple[int, bool, Def | None]] = []
     for key, sites in index.sites.items():
         if key[-1] != name or (own and key[0] == "fn"):
             continue  # another function, or the file's own function of that name
@@ -470,9 +482,17 @@ def _grad_at_calls(tree: ast.Module, name: str, function: bool, bound: frozenset
             if function and call is not None and key[0] != "fn" and not _on_module(call, bound):
                 continue  # a method of some object (`trainer.validate()`), or the caller's own (`self.validate()`)
             if call is None:
-                grads.append((FREE, False))
-            else:
-                grads.append((grad if grad != FREE else index.effective(caller), True))
+                grads.append((FREE, False, None))
+                continue
+            mode = grad if grad != FREE else index.effective(caller)
+            uncalled = (
+                mode == FREE
+                and caller is not None
+                and caller.parent is None
+                and not caller.name.startswith("__")
+                and not index.callers(caller)
+            )
+            grads.append((mode, True, caller if uncalled else None))
     return grads
 
 

@@ -96,6 +96,81 @@ def test_a_function_is_judged_by_its_callers_in_other_files(tmp_path: Path, call
     assert _found(tmp_path) == expected_findings(tmp_path)
 
 
+#: A call of ``validate`` in a function its own file never calls, judged where other files call that function:
+#: (that function's file, the file calling it, whether the finding stays).
+CALLERS_CALLERS = {
+    "a function another file calls under inference_mode": (
+        "from evaluation import validate\n\n\ndef step(net, data):\n    return validate(net, data)\n",
+        "import torch\nfrom runner import step\n\nwith torch.inference_mode():\n    step(net, data)\n",
+        "",
+    ),
+    "a method another file calls under no_grad": (
+        "from evaluation import validate\n\n\nclass Algo:\n    def process(self, net, data):\n"
+        "        return validate(net, data)\n",
+        "import torch\n\n\ndef rollout(algo, net, data):\n    with torch.no_grad():\n        algo.process(net, data)\n",
+        "",
+    ),
+    "a function another file calls with gradients on": (
+        "from evaluation import validate\n\n\ndef step(net, data):\n    return validate(net, data)\n",
+        "import torch\nfrom runner import step\n\nwith torch.inference_mode():\n    step(net, data)\nstep(net, data)\n",
+        BUG,
+    ),
+    "a function no file calls": (
+        "from evaluation import validate\n\n\ndef step(net, data):\n    return validate(net, data)\n",
+        "",
+        BUG,
+    ),
+    "a function its own file calls with gradients on": (
+        "from evaluation import validate\n\n\ndef step(net, data):\n    return validate(net, data)\n\n\n"
+        "def main(net, data):\n    return step(net, data)\n",
+        "import torch\nfrom runner import step\n\nwith torch.inference_mode():\n    step(net, data)\n",
+        BUG,
+    ),
+    "a function another file calls from a function nothing calls": (
+        "from evaluation import validate\n\n\ndef step(net, data):\n    return validate(net, data)\n",
+        "from runner import step\n\n\ndef outer(net, data):\n    return step(net, data)\n",
+        BUG,
+    ),
+    "a nested function whose namesake another file calls under no_grad": (
+        "from evaluation import validate\n\n\ndef outer(net, data):\n    def step():\n"
+        "        return validate(net, data)\n\n    return data\n",
+        "import torch\n\nwith torch.no_grad():\n    step(net, data)\n",
+        BUG,
+    ),
+    "an __init__ a subclass elsewhere runs under no_grad, built with gradients on": (
+        "from evaluation import validate\n\n\nclass Scores:\n    def __init__(self, net, data):\n"
+        "        self.values = validate(net, data)\n",
+        "import torch\nfrom runner import Scores\n\n\nclass Quiet(Scores):\n    def __init__(self, net, data):\n"
+        "        with torch.no_grad():\n            super().__init__(net, data)\n\n\nScores(net, data)\n",
+        BUG,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(CALLERS_CALLERS))
+def test_a_function_is_judged_by_its_callers_callers_in_other_files(tmp_path: Path, case: str) -> None:
+    """One file further: ``validate`` called in ``runner.py``'s ``step``, which ``runner.py`` never calls, runs where
+    ``main.py`` calls ``step``; not two files further, nor for a nested function or a dunder."""
+    runner, main, mark = CALLERS_CALLERS[case]
+    write_tree(tmp_path, {"evaluation.py": VALIDATE.format(mark=mark), "runner.py": runner, "main.py": main})
+    assert _found(tmp_path) == expected_findings(tmp_path)
+
+
+def test_callers_are_followed_one_file_further_only(tmp_path: Path) -> None:
+    """``step`` runs where ``main.py``'s ``outer`` calls it; ``outer`` runs under ``no_grad`` only in a fourth file,
+    beyond the one file further followed: the finding stays."""
+    write_tree(
+        tmp_path,
+        {
+            "evaluation.py": VALIDATE.format(mark=BUG),
+            "runner.py": CALLERS_CALLERS["a function no file calls"][0],
+            "main.py": CALLERS_CALLERS["a function another file calls from a function nothing calls"][1],
+            "entry.py": "import torch\nfrom main import outer\n\nwith torch.no_grad():\n    outer(net, data)\n",
+        },
+    )
+    assert _found(tmp_path) == expected_findings(tmp_path)
+
+
 FEATURES = """\
 class Features:
     def __init__(self, model):
