@@ -65,6 +65,8 @@ _ACTING: Final = frozenset({"act", "choose_action", "select_action", "get_action
 #: Words in a function's name that say it trains (a frozen teacher or a perceptual loss may need gradients through
 #: a module in ``eval()``).
 _TRAINING_WORDS: Final = ("train", "loss", "fit", "backward", "optim", "update")
+#: Words holding a training word that name no training: a ``get_fitness`` scores candidates, it fits nothing.
+_NOT_TRAINING_WORDS: Final = ("fitness",)
 #: What turns a tensor into a plain value (no graph is handed on through it).
 _DETACHING: Final = frozenset({"item", "tolist", "numpy", "detach", "float", "int", "bool"})
 
@@ -389,7 +391,7 @@ class ModeRules(Walk):
         if scope.parent is not self.module or not isinstance(scope.node, FUNCTIONS) or not self.all_full:
             return {}
         name = scope.name.lower()
-        if any(word in name for word in _TRAINING_WORDS):
+        if _names_training(name):
             return {}
         module_modes = [
             (at, key, mode) for at, key, mode in self.module.mode_calls if "." not in key and key not in scope.params
@@ -749,7 +751,7 @@ class ModeRules(Walk):
             or method.grad_off_statement
             or method.name in ("__call__", "__init__")
             or "forward" in name
-            or any(word in name for word in _TRAINING_WORDS)
+            or _names_training(name)
         ):
             # training code (a frozen teacher or a perceptual loss may need gradients through it), or a forward
             # pass under another name (a GAN trainer's `gen_forward`), run in the mode its caller sets
@@ -1001,15 +1003,23 @@ def _in_eval(modes: list[tuple[tuple[int, int], str, str]], key: str, position: 
     return last is not None and last[1] == "eval"
 
 
+def _names_training(name: str) -> bool:
+    """Whether a function's (lower-case) name says it trains (``train_epoch``, ``compute_loss``, ``fit``,
+    ``update_policy``), a word such as ``fitness`` aside."""
+    for word in _NOT_TRAINING_WORDS:
+        name = name.replace(word, "")
+    return any(word in name for word in _TRAINING_WORDS)
+
+
 def _hands_back(node: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call) -> bool:
     """Whether a function returns what a call in it computed, as a tensor: ``return f(x)``, or through names
     (``mvn = self(X)``, ``posterior = Posterior(mvn)``, ``return posterior``), not through ``.item()``."""
     returns = [sub for sub in ast.walk(node) if isinstance(sub, ast.Return) and sub.value is not None]
-    if any(_contains(ret.value, call) for ret in returns):
+    if any(_holds(ret.value, call) for ret in returns):
         return True
     derived: set[str] = set()
     for sub in ast.walk(node):
-        if isinstance(sub, ast.Assign) and _contains(sub.value, call):
+        if isinstance(sub, ast.Assign) and _holds(sub.value, call):
             derived.update(t.id for target in sub.targets for t in ast.walk(target) if isinstance(t, ast.Name))
     for _ in range(3):
         for sub in ast.walk(node):
@@ -1071,6 +1081,29 @@ def _chooses_against(value: ast.expr | None, holds: tuple[bool, object]) -> bool
 
 def _contains(node: ast.AST, target: ast.AST) -> bool:
     return any(sub is target for sub in ast.walk(node))
+
+
+def _holds(node: ast.AST, target: ast.AST) -> bool:
+    """Whether an expression holds ``target``'s value as a tensor that can be differentiated: not through a call
+    that detaches it (``model(x).detach().cpu().numpy()``, ``.item()``, ``float(...)``)."""
+    stack: list[ast.AST] = [node]
+    while stack:
+        sub = stack.pop()
+        if sub is target:
+            return True
+        if isinstance(sub, ast.Call) and (
+            (isinstance(sub.func, ast.Attribute) and sub.func.attr in _DETACHING_METHODS)
+            or (isinstance(sub.func, ast.Name) and sub.func.id in _CONVERTING)
+        ):
+            continue
+        stack.extend(ast.iter_child_nodes(sub))
+    return False
+
+
+#: Tensor methods whose result no gradient flows back through (``.float()`` is a cast that keeps the graph).
+_DETACHING_METHODS: Final = frozenset({"item", "tolist", "numpy", "detach"})
+#: Builtins that turn a tensor into a Python number.
+_CONVERTING: Final = frozenset({"float", "int", "bool"})
 
 
 def _reads_tensor_of(node: ast.AST, held: set[str]) -> bool:

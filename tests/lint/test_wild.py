@@ -1090,6 +1090,29 @@ BUGS: dict[str, str] = {
             for _ in range(3):
                 synth.generator(sampler.sample(4) + data).sum().backward()
         """,
+    "class_held_model_scores_fitness.py": """
+        import torch
+
+
+        class AdaLead(torch.nn.Module):
+            def __init__(self, energy):
+                super().__init__()
+                self.energy = energy
+                self.energy.eval()
+
+            def get_fitness(self, x):
+                return -1 * self.energy(x).detach().cpu().numpy()  # expect: GM501
+
+            def score(self, x):
+                y = self.energy(x).detach()  # expect: GM501
+                return y
+
+            def margin(self, x):
+                return float(self.energy(x).mean())  # expect: GM501
+
+            def run(self, x):
+                return self.get_fitness(x) + self.score(x) + self.margin(x)
+        """,
     "helper_method.py": """
         import torch
 
@@ -2532,6 +2555,22 @@ CORRECT: dict[str, str] = {
 
             def tune(self):
                 self.synth.sample(4).sum().backward()
+        """,
+    "class_held_model_hands_tensor_back.py": """
+        import torch
+
+
+        class Critic(torch.nn.Module):
+            def __init__(self, energy):
+                super().__init__()
+                self.energy = energy
+                self.energy.eval()
+
+            def energy_of(self, x):
+                return self.energy(x).float()
+
+            def train_fitness_predictor(self, x):
+                return -1 * self.energy(x).detach().cpu().numpy()
         """,
     "helper_method_ok.py": """
         import torch
