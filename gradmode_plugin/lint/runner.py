@@ -9,6 +9,7 @@ Example:
 
 from __future__ import annotations
 
+import ast
 import concurrent.futures
 import dataclasses
 import gc
@@ -170,7 +171,17 @@ def _lint_files(
                     continue
                 findings = [_unparsable(path, err.lineno or 1, err.offset or 1, f"cannot be parsed: {err.msg}")]
             except RecursionError:
-                findings = [_unparsable(path, 1, 1, "nested too deeply to be parsed")]
+                if not _parses(source):
+                    findings = [_unparsable(path, 1, 1, "nested too deeply to be parsed")]
+                else:  # the file is sound: it is this linter that gave up, and says so
+                    result.unparsable.append(
+                        (
+                            path,
+                            "nested deeper than gradmode-lint's analysis follows (Python parses it): list it under "
+                            "`exclude` in [tool.gradmode-lint]",
+                        )
+                    )
+                    continue
         findings = [finding for finding in findings if finding.code in codes]
         if findings:
             lines = source.decode("utf-8", errors="replace").splitlines()
@@ -186,6 +197,15 @@ def _lint_files(
         else:
             result.findings.extend(findings)
     return result
+
+
+def _parses(source: bytes) -> bool:
+    """Whether Python parses a file (one its analysis ran out of stack on may still be sound)."""
+    try:
+        ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
 
 
 def _newer_python(path: str) -> str | None:

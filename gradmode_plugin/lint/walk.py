@@ -650,14 +650,33 @@ def output_flows(
     live: dict[int, frozenset[tuple[int, int]]] = {}
 
     def dropped(assignment: int) -> bool:
-        """Whether every read of what an assignment binds ends detached."""
-        if assignment not in dead:
-            dead[assignment] = False  # a cycle: not known to be dropped
-            reads_of = used(assignment)
-            dead[assignment] = bool(reads_of) and all(
-                (where := fate(read)) == _DROPPED or (where is not None and where >= 0 and dropped(where))
-                for read in reads_of
-            )
+        """Whether every read of what an assignment binds ends detached. Depth first with a stack of its own, not
+        recursion: a generated model's ``forward`` chains hundreds of assignments, one name per layer."""
+        if assignment in dead:
+            return dead[assignment]
+        dead[assignment] = False  # a cycle: not known to be dropped
+        frames: list[tuple[int, list[ast.Name], list[int]]] = [(assignment, used(assignment), [0])]
+        while frames:
+            current, reads_of, at = frames[-1]
+            verdict = bool(reads_of)
+            while at[0] < len(reads_of):
+                where = fate(reads_of[at[0]])
+                if where is not None and where >= 0 and where not in dead:
+                    break  # decided by an assignment not yet judged: judge it first
+                if not (where == _DROPPED or (where is not None and where >= 0 and dead[where])):
+                    verdict = False
+                    break
+                at[0] += 1
+            else:
+                dead[current] = verdict
+                frames.pop()
+                continue
+            if verdict and where is not None and where >= 0 and where not in dead:
+                dead[where] = False  # a cycle: not known to be dropped
+                frames.append((where, used(where), [0]))
+                continue
+            dead[current] = False
+            frames.pop()
         return dead[assignment]
 
     def read_next(assignment: int) -> list[ast.Name]:
@@ -685,10 +704,30 @@ def output_flows(
         return differentiated(where) if where is not None and where >= 0 else frozenset()
 
     def differentiated(assignment: int) -> frozenset[tuple[int, int]]:
-        """Where the calls end that differentiate a read of what an assignment binds, before it is bound again."""
-        if assignment not in live:
-            live[assignment] = frozenset()  # a cycle: not known to be differentiated
-            live[assignment] = frozenset().union(*(sites(read) for read in read_next(assignment)))
+        """Where the calls end that differentiate a read of what an assignment binds, before it is bound again.
+        Depth first with a stack of its own, as ``dropped``."""
+        if assignment in live:
+            return live[assignment]
+        live[assignment] = frozenset()  # a cycle: not known to be differentiated
+        frames: list[tuple[int, list[ast.Name], list[int], set[tuple[int, int]]]] = [
+            (assignment, read_next(assignment), [0], set())
+        ]
+        while frames:
+            current, reads_of, at, found = frames[-1]
+            while at[0] < len(reads_of):
+                where = fate(reads_of[at[0]])
+                if where == _DIFFERENTIATED:
+                    found.add(differentiating[id(reads_of[at[0]])])
+                elif where is not None and where >= 0:
+                    if where not in live:
+                        live[where] = frozenset()  # a cycle: not known to be differentiated
+                        frames.append((where, read_next(where), [0], set()))
+                        break  # judge that assignment first, then come back to this read
+                    found.update(live[where])
+                at[0] += 1
+            else:
+                live[current] = frozenset(found)
+                frames.pop()
         return live[assignment]
 
     detached: set[int] = set()

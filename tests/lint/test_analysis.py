@@ -853,3 +853,26 @@ def test_an_inert_no_grad_is_quiet_in_test_code_by_default() -> None:
     source = "import torch\n\n\nclass TestCovariance:\n    torch.no_grad()\n"
     assert [f.code for f in check_source(source, "tests/test_covariance.py")] == []
     assert [f.code for f in check_source(source, "tests/test_covariance.py", tests=True)] == ["GM402"]
+
+
+#: Assignments chained one per layer, as in a generated model's ``forward``: more than Python's stack would allow
+#: the data-flow walk if it recursed once per assignment.
+_CHAIN = 1500
+
+
+def _chained(last: str) -> str:
+    steps = "".join(f"    x{i + 1} = layer(x{i})\n" for i in range(_CHAIN))
+    return f"import torch\n\n\ndef run(model, layer, x0):\n    model.eval()\n    x0 = model(x0)\n{steps}{last}"
+
+
+def test_a_long_chain_of_assignments_detached_at_its_end_is_followed() -> None:
+    """A generated model's thousand-line ``forward`` is analysed, not given up as "nested too deeply": the forward
+    after ``eval()`` whose output, layer after layer, is only detached at the end is found."""
+    source = _chained(f"    return x{_CHAIN}.detach()\n")
+    assert [(f.code, f.line) for f in check_source(source, "generated.py")] == [("GM501", 6)]
+
+
+def test_a_long_chain_of_assignments_differentiated_at_its_end_is_followed() -> None:
+    """The same chain ending in ``backward()``: the forward's graph is differentiated, so it is silent."""
+    source = _chained(f"    x{_CHAIN}.sum().backward()\n")
+    assert check_source(source, "generated.py") == []

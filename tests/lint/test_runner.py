@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 import pytest
 
+from gradmode_plugin.lint import runner
 from gradmode_plugin.lint.analysis import Finding
 from gradmode_plugin.lint.files import python_files
 from gradmode_plugin.lint.rules import select_codes
@@ -108,3 +109,20 @@ def test_the_command_line_takes_a_number_of_processes_or_auto(tmp_path: Path) ->
         run = run_lint(tmp_path, ".", "-j", bad)
         assert run.returncode == 2
         assert f"'{bad}' is not a number of processes: give a whole number >= 1 or auto" in run.stderr
+
+
+def test_a_file_too_deep_for_the_analysis_is_named_not_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the analysis runs out of stack on a file Python parses, the linter says it gave up (not checked, exit 1)
+    rather than blaming the file with GM999; where Python cannot parse it either, it is GM999."""
+
+    def overflow(*args: Any, **kwargs: Any) -> list[Finding]:
+        raise RecursionError
+
+    monkeypatch.setattr(runner, "check_source", overflow)
+    sound = tmp_path / "sound.py"
+    sound.write_text(BUGGY)
+    deep = tmp_path / "deep.py"
+    deep.write_text("import torch\nx = " + "(" * 5000 + "1" + ")" * 5000 + "\n")
+    result = lint_files([str(sound), str(deep)], select_codes())
+    assert [(Path(f.path).name, f.code) for f in result.findings] == [("deep.py", "GM999")]
+    assert [(Path(path).name, "analysis" in reason) for path, reason in result.unparsable] == [("sound.py", True)]
