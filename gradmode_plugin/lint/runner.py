@@ -15,6 +15,7 @@ import dataclasses
 import gc
 import multiprocessing
 import os
+import re
 import sys
 import threading
 from collections.abc import Iterable, Sequence
@@ -169,6 +170,18 @@ def _lint_files(
                         )
                     )
                     continue
+                if _newer_f_string(err, source, path):  # valid from Python 3.12 perhaps, for a project that may run it
+                    here = f"{sys.version_info[0]}.{sys.version_info[1]}"
+                    result.unparsable.append(
+                        (
+                            path,
+                            f"cannot be parsed by Python {here} (line {err.lineno}: {err.msg}); the f-string there "
+                            "may be one Python 3.12 parses (PEP 701: quotes reused inside the braces, a field over "
+                            "several lines), and its project states no Python version: run gradmode-lint with Python "
+                            "3.12 or later to check it, or state `requires-python`",
+                        )
+                    )
+                    continue
                 findings = [_unparsable(path, err.lineno or 1, err.offset or 1, f"cannot be parsed: {err.msg}")]
             except RecursionError:
                 if not _parses(source):
@@ -206,6 +219,25 @@ def _parses(source: bytes) -> bool:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return True
+
+
+def _newer_f_string(err: SyntaxError, source: bytes, path: str) -> bool:
+    """Whether a syntax error, under a Python older than 3.12, is in an f-string that 3.12 may parse (PEP 701: its
+    quotes reused inside the braces, a backslash or a comment there, a field over several lines), in a project whose
+    ``pyproject.toml`` states no Python version: which Python it runs on is unknown. A project that allows this
+    Python gets the GM999 its users would meet."""
+    if sys.version_info >= (3, 12) or required_python(Path(path).resolve().parent) is not None:
+        return False
+    if err.msg.startswith("f-string"):
+        return True
+    if not err.msg.startswith("unterminated string literal") or not err.lineno or not err.offset:
+        return False
+    line = b"".join(source.splitlines()[err.lineno - 1 : err.lineno]).decode("utf-8", errors="replace")
+    return _F_STRING_START.match(line[err.offset - 1 :]) is not None  # the literal left open is an f-string
+
+
+#: The start of an f-string literal (``f"``, ``rf'``, ``Fr"``...).
+_F_STRING_START: Final = re.compile(r"(?:[rR][fF]|[fF][rR]?)['\"]")
 
 
 def _newer_python(path: str) -> str | None:

@@ -7,10 +7,14 @@ import json
 import re
 import sys
 import textwrap
+import types
 from pathlib import Path
 
 import pytest
 
+from gradmode_plugin.lint import runner
+from gradmode_plugin.lint.rules import select_codes
+from gradmode_plugin.lint.runner import lint_files
 from tests.helpers.lint import run_lint
 from tests.helpers.process import REPO, run_process
 
@@ -257,6 +261,33 @@ def test_newer_syntax_a_project_requires_is_told_not_checked_rather_than_a_findi
     assert "0 file(s) checked, 1 not checked" in run.stderr
     (tmp_path / "pyproject.toml").write_text(f'[project]\nname = "p"\nrequires-python = ">={here}, <4"\n')
     assert run_lint(tmp_path, ".").findings() == {("aliases.py", 1, "GM999")}
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="Python 3.12 parses these f-strings (PEP 701)")
+def test_an_f_string_only_python_3_12_parses_is_told_not_checked_where_no_version_is_stated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An f-string that reuses its quotes inside the braces, or whose field spans lines, does not parse before
+    Python 3.12: in a project that states no Python version it is told on stderr as not checked (exit 1), not
+    reported as GM999. A plain string left open, any other syntax error, a project that allows this Python, or a
+    Python that is 3.12 already (whose parser has the last word) keep GM999."""
+    (tmp_path / "reuse.py").write_text('label = f"{names["a"]}"\n')
+    (tmp_path / "field.py").write_text('label = f"{join(a,\n    b)}"\n')
+    (tmp_path / "plain.py").write_text('label = "open\n')
+    (tmp_path / "broken.py").write_text("def f(:\n    pass\n")
+    run = run_lint(tmp_path, ".")
+    assert run.findings() == {("plain.py", 1, "GM999"), ("broken.py", 1, "GM999")}, run.stdout
+    assert run.returncode == 1
+    for name in ("reuse.py", "field.py"):
+        assert f"{name}: skipped, cannot be parsed by Python 3.{sys.version_info[1]}" in run.stderr
+    assert "may be one Python 3.12 parses (PEP 701" in run.stderr
+    assert "run gradmode-lint with Python 3.12 or later to check it, or state `requires-python`" in run.stderr
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "p"\nrequires-python = ">=3.10"\n')
+    assert ("reuse.py", 1, "GM999") in run_lint(tmp_path, ".").findings()
+    (tmp_path / "pyproject.toml").unlink()
+    monkeypatch.setattr(runner, "sys", types.SimpleNamespace(version_info=(3, 12, 0)))
+    found = lint_files([str(tmp_path / "reuse.py")], select_codes())
+    assert [(Path(f.path).name, f.code) for f in found.findings] == [("reuse.py", "GM999")]
 
 
 def test_imports_neither_torch_nor_lightning(project: Path) -> None:
