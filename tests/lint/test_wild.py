@@ -261,6 +261,18 @@ RUN_EPOCH = """
                     loss.backward()
                     optimizer.step()
 """
+#: A module class that holds its energy model in ``eval()`` from ``__init__`` (its bug and look-alike add methods
+#: that run it).
+HELD_ENERGY = """
+        import torch
+
+
+        class Scorer(torch.nn.Module):
+            def __init__(self, energy):
+                super().__init__()
+                self.energy = energy
+                self.energy.eval()
+"""
 #: A synthesizer whose ``sample`` puts its generator in ``eval()`` and runs it with gradients on, beside a class of
 #: the same file with a ``sample`` of its own (its bugs and look-alikes add who calls which ``sample``).
 SAMPLERS = """
@@ -286,6 +298,13 @@ SAMPLERS = """
 
         class Child(Synthesizer):
             pass
+"""
+#: A function that differentiates what ``sample`` gives, on an object built so (``{built}``).
+TUNED = """
+
+        def tune():
+            synth = {built}
+            synth.sample(4).sum().backward()
 """
 #: A loop shared by the training and validation phases, up to each batch (its bug and look-alike add the body).
 PHASE_LOOP = """
@@ -1090,16 +1109,8 @@ BUGS: dict[str, str] = {
             for _ in range(3):
                 synth.generator(sampler.sample(4) + data).sum().backward()
         """,
-    "class_held_model_scores_fitness.py": """
-        import torch
-
-
-        class AdaLead(torch.nn.Module):
-            def __init__(self, energy):
-                super().__init__()
-                self.energy = energy
-                self.energy.eval()
-
+    "class_held_model_scores_fitness.py": HELD_ENERGY
+    + """
             def get_fitness(self, x):
                 return -1 * self.energy(x).detach().cpu().numpy()  # expect: GM501
 
@@ -2494,20 +2505,8 @@ CORRECT: dict[str, str] = {
         def train(model, loader):
             valid_fn(model, loader)
         """,
-    "sample_of_its_own_class.py": SAMPLERS.format(expect="")
-    + """
-
-        def tune():
-            synth = Synthesizer()
-            synth.sample(4).sum().backward()
-        """,
-    "sample_of_a_subclass.py": SAMPLERS.format(expect="")
-    + """
-
-        def tune():
-            synth = Child()
-            synth.sample(4).sum().backward()
-        """,
+    "sample_of_its_own_class.py": SAMPLERS.format(expect="") + TUNED.format(built="Synthesizer()"),
+    "sample_of_a_subclass.py": SAMPLERS.format(expect="") + TUNED.format(built="Child()"),
     "sample_of_a_class_defined_twice.py": SAMPLERS.format(expect="")
     + """
 
@@ -2521,12 +2520,8 @@ CORRECT: dict[str, str] = {
             class Twin:
                 def sample(self, n):
                     return torch.randn(n, 4)
-
-
-        def tune():
-            synth = Twin()
-            synth.sample(4).sum().backward()
-        """,
+        """
+    + TUNED.format(built="Twin()"),
     "sample_of_a_parameter.py": SAMPLERS.format(expect="")
     + """
 
@@ -2556,16 +2551,8 @@ CORRECT: dict[str, str] = {
             def tune(self):
                 self.synth.sample(4).sum().backward()
         """,
-    "class_held_model_hands_tensor_back.py": """
-        import torch
-
-
-        class Critic(torch.nn.Module):
-            def __init__(self, energy):
-                super().__init__()
-                self.energy = energy
-                self.energy.eval()
-
+    "class_held_model_hands_tensor_back.py": HELD_ENERGY
+    + """
             def energy_of(self, x):
                 return self.energy(x).float()
 
