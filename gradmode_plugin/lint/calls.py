@@ -15,11 +15,11 @@ Example:
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Final
 
 from gradmode_plugin.lint.names import top_level_imports
-from gradmode_plugin.lint.nodes import built_call, child_nodes, own_nodes
+from gradmode_plugin.lint.nodes import built_call, child_nodes, own_nodes, parameters
 
 # Grad mode set around a piece of code (gradmode_plugin.lint.walk has the full list).
 FREE: Final = 0  # nothing said: whatever the caller set
@@ -216,31 +216,14 @@ class CallIndex:
         if caller is None or not isinstance(func, ast.Attribute):
             return None
         receiver = func.value
-        values: list[ast.expr] = []
+        values: list[ast.expr] | None
         if isinstance(receiver, ast.Name):
-            arguments = caller.node.args
-            parameters = [
-                *arguments.posonlyargs,
-                *arguments.args,
-                *arguments.kwonlyargs,
-                arguments.vararg,
-                arguments.kwarg,
-            ]
-            if any(parameter is not None and parameter.arg == receiver.id for parameter in parameters):
+            name = receiver.id
+            if name in parameters(caller.node):
                 return None
-            stores = 0
-            for node in own_nodes(caller.node):
-                if isinstance(node, ast.Name) and node.id == receiver.id and not isinstance(node.ctx, ast.Load):
-                    stores += 1
-                elif (
-                    isinstance(node, ast.Assign)
-                    and len(node.targets) == 1
-                    and isinstance(node.targets[0], ast.Name)
-                    and node.targets[0].id == receiver.id
-                ):
-                    values.append(node.value)
-            if stores != len(values):
-                return None  # also bound otherwise (a loop variable, a `with ... as`, a tuple target)
+            values = _assigned_only(
+                own_nodes(caller.node), lambda target: isinstance(target, ast.Name) and target.id == name
+            )
         elif (
             isinstance(receiver, ast.Attribute)
             and isinstance(receiver.value, ast.Name)
@@ -250,30 +233,27 @@ class CallIndex:
             owner = self._classes.get(caller.cls)
             if owner is None:
                 return None
-            stores = 0
-            for node in ast.walk(owner):
-                if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and node.attr == receiver.attr:
-                    stores += 1
-                elif (
-                    isinstance(node, ast.Assign)
-                    and len(node.targets) == 1
-                    and isinstance(node.targets[0], ast.Attribute)
-                    and isinstance(node.targets[0].value, ast.Name)
-                    and node.targets[0].value.id == "self"
-                    and node.targets[0].attr == receiver.attr
-                ):
-                    values.append(node.value)
-            if stores != len(values):
-                return None  # also stored otherwise (a tuple target, an augmented or annotated assignment)
+            attr = receiver.attr
+            values = _assigned_only(
+                ast.walk(owner),
+                lambda target: (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "self"
+                    and target.attr == attr
+                ),
+            )
         else:
+            return None
+        if values is None:
             return None
         built = {
             _built_from(value) for value in values if not (isinstance(value, ast.Constant) and value.value is None)
         }
         if len(built) != 1:
             return None
-        (name,) = built
-        return name
+        (built_from,) = built
+        return built_from
 
     def effective(self, definition: Def | None) -> int:
         """The grad mode a function runs in as far as this module shows: its decorator's; for a nested function
@@ -325,6 +305,19 @@ class CallIndex:
             and any(call is not None for _, _, call in sites)
             and all(caller is None for caller, _, _ in sites)
         )
+
+
+def _assigned_only(nodes: Iterable[ast.AST], target: Callable[[ast.expr], bool]) -> list[ast.expr] | None:
+    """The values every plain assignment (one target) among ``nodes`` gives what ``target`` picks out; None where it
+    is also bound otherwise (a loop variable, a ``with ... as``, a tuple target, an augmented assignment, ``del``)."""
+    stores = 0
+    values: list[ast.expr] = []
+    for node in nodes:
+        if isinstance(node, (ast.Name, ast.Attribute)) and not isinstance(node.ctx, ast.Load) and target(node):
+            stores += 1
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and target(node.targets[0]):
+            values.append(node.value)
+    return values if stores == len(values) else None
 
 
 def _built_from(value: ast.expr) -> str | None:

@@ -13,7 +13,7 @@ import ast
 from gradmode_plugin.lint import names
 from gradmode_plugin.lint.calls import constructions, passed_for, passed_to
 from gradmode_plugin.lint.freezing import bindings
-from gradmode_plugin.lint.nodes import subnodes
+from gradmode_plugin.lint.nodes import parameters, subnodes
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.walk import (
     FUNCTIONS,
@@ -25,7 +25,6 @@ from gradmode_plugin.lint.walk import (
     dotted,
     is_true,
     mentions_training,
-    parameters,
     written,
 )
 

@@ -59,6 +59,13 @@ def own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]
     return found
 
 
+def parameters(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> frozenset[str]:
+    """The names of every parameter of a function or lambda."""
+    args = node.args
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    return frozenset(arg.arg for arg in every if arg is not None)
+
+
 def built_call(call: ast.Call) -> ast.Call:
     """The call a chain of method calls starts from: ``Net(...)`` for ``Net(...).to(device).eval()``."""
     while isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Call):

@@ -35,7 +35,7 @@ from gradmode_plugin.lint.freezing import (
     returns_frozen_argument,
 )
 from gradmode_plugin.lint.names import ImportTable
-from gradmode_plugin.lint.nodes import built_call, child_nodes, subnodes
+from gradmode_plugin.lint.nodes import built_call, child_nodes, parameters, subnodes
 from gradmode_plugin.lint.rules import TEST_QUIET_CODES
 from gradmode_plugin.lint.testcode import is_test_function, is_test_path
 from gradmode_plugin.lint.triggers import ALIASED_WORDS, Triggers
@@ -403,13 +403,6 @@ def _globs(patterns: tuple[str, ...]) -> re.Pattern[str]:
     """The patterns as one regular expression (``fnmatch.fnmatchcase``'s, joined): one match per name instead of
     one ``fnmatchcase`` call per pattern, for every function of every file."""
     return re.compile("|".join(fnmatch.translate(pattern) for pattern in patterns) or "(?!)")
-
-
-def parameters(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> frozenset[str]:
-    """The names of every parameter of a function or lambda."""
-    args = node.args
-    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
-    return frozenset(arg.arg for arg in every if arg is not None)
 
 
 def dotted(node: ast.expr) -> str | None:
