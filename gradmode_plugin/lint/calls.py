@@ -15,6 +15,7 @@ Example:
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable, Iterable
 from typing import Final
 
@@ -75,11 +76,7 @@ class CallIndex:
         self.sites: dict[CalleeKey, list[tuple[Def | None, int, ast.Call | None]]] = {}
         self.main_guard = False
         self._effective: dict[int, int] = {}
-        #: each class of the module by its name; None where two classes share it
-        self._classes: dict[str, ast.ClassDef | None] = {}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ClassDef):
-                self._classes[node.name] = None if node.name in self._classes else node
+        self._tree = tree
         self._visit_body(tree.body, None, None, None, FREE)
 
     # -- the walk ------------------------------------------------------------------------------------------------
@@ -195,6 +192,16 @@ class CallIndex:
                 if call is None or not self._calls_another_class(call, caller, definition)
             ),
         ]
+
+    @functools.cached_property
+    def _classes(self) -> dict[str, ast.ClassDef | None]:
+        """Each class of the module by its name; None where two classes share it. Read only where a method's callers
+        are asked for and one is a call on an object (``obj.sample(n)``)."""
+        classes: dict[str, ast.ClassDef | None] = {}
+        for node in ast.walk(self._tree):
+            if isinstance(node, ast.ClassDef):
+                classes[node.name] = None if node.name in classes else node
+        return classes
 
     def _calls_another_class(self, call: ast.Call, caller: Def | None, definition: Def) -> bool:
         """Whether ``obj.method(...)`` calls another class's method of that name: ``obj`` is built from a class of

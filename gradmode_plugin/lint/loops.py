@@ -25,7 +25,7 @@ from typing import Final
 
 from gradmode_plugin.lint.grad import INFERENCE_FUNCTIONS
 from gradmode_plugin.lint.names import class_name, classes_built, last_name
-from gradmode_plugin.lint.nodes import built_call, child_nodes, subnodes
+from gradmode_plugin.lint.nodes import built_call, child_nodes, parameters, subnodes
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.testcode import is_test_function
 from gradmode_plugin.lint.walk import (
@@ -451,8 +451,7 @@ def is_evaluation_name(name: str, configured: tuple[str, ...] = ()) -> bool:
 def _bound_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     """The names a function binds itself: its parameters, and what it assigns, imports or declares ``global`` (a
     ``global`` name is the module's, but the function may rebind it)."""
-    args = function.args
-    bound = {arg.arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if arg}
+    bound = set(parameters(function))
     for node in _own_walk(function):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             bound.add(node.id)

@@ -22,6 +22,8 @@ from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.walk import (
     CHOSEN,
     COMPREHENSIONS,
+    DETACHING_CALLS,
+    DETACHING_METHODS,
     FREE,
     FUNCTIONS,
     LIGHTNING_EVAL_STEPS,
@@ -1092,7 +1094,7 @@ def _holds(node: ast.AST, target: ast.AST) -> bool:
         if sub is target:
             return True
         if isinstance(sub, ast.Call) and (
-            (isinstance(sub.func, ast.Attribute) and sub.func.attr in _DETACHING_METHODS)
+            (isinstance(sub.func, ast.Attribute) and sub.func.attr in DETACHING_METHODS)
             or (isinstance(sub.func, ast.Name) and sub.func.id in _CONVERTING)
         ):
             continue
@@ -1100,10 +1102,8 @@ def _holds(node: ast.AST, target: ast.AST) -> bool:
     return False
 
 
-#: Tensor methods whose result no gradient flows back through (``.float()`` is a cast that keeps the graph).
-_DETACHING_METHODS: Final = frozenset({"item", "tolist", "numpy", "detach"})
-#: Builtins that turn a tensor into a Python number.
-_CONVERTING: Final = frozenset({"float", "int", "bool"})
+#: The builtins among them that turn a tensor into a Python number (``float(...)``), read where a call is a plain name.
+_CONVERTING: Final = frozenset(name for name in DETACHING_CALLS if "." not in name)
 
 
 def _reads_tensor_of(node: ast.AST, held: set[str]) -> bool:

@@ -161,24 +161,22 @@ def _lint_files(
             except SyntaxError as err:
                 newer = _newer_python(path)
                 if newer is not None:  # valid for the Python its project requires: this one cannot check it
-                    here = f"{sys.version_info[0]}.{sys.version_info[1]}"
                     result.unparsable.append(
                         (
                             path,
-                            f"cannot be parsed by Python {here} (line {err.lineno}: {err.msg}), and its project "
-                            f"requires Python {newer}: run gradmode-lint with that Python to check it",
+                            f"{_not_parsed_here(err)}, and its project requires Python {newer}: run gradmode-lint "
+                            "with that Python to check it",
                         )
                     )
                     continue
                 if _newer_f_string(err, source, path):  # valid from Python 3.12 perhaps, for a project that may run it
-                    here = f"{sys.version_info[0]}.{sys.version_info[1]}"
                     result.unparsable.append(
                         (
                             path,
-                            f"cannot be parsed by Python {here} (line {err.lineno}: {err.msg}); the f-string there "
-                            "may be one Python 3.12 parses (PEP 701: quotes reused inside the braces, a field over "
-                            "several lines), and its project states no Python version: run gradmode-lint with Python "
-                            "3.12 or later to check it, or state `requires-python`",
+                            f"{_not_parsed_here(err)}; the f-string there may be one Python 3.12 parses (PEP 701: "
+                            "quotes reused inside the braces, a field over several lines), and its project states no "
+                            "Python version: run gradmode-lint with Python 3.12 or later to check it, or state "
+                            "`requires-python`",
                         )
                     )
                     continue
@@ -210,6 +208,11 @@ def _lint_files(
         else:
             result.findings.extend(findings)
     return result
+
+
+def _not_parsed_here(err: SyntaxError) -> str:
+    """What the running Python said of a file it cannot parse, naming its version."""
+    return f"cannot be parsed by Python {sys.version_info[0]}.{sys.version_info[1]} (line {err.lineno}: {err.msg})"
 
 
 def _parses(source: bytes) -> bool:

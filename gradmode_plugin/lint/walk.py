@@ -594,7 +594,7 @@ def output_flows(
                 grand = parents.get(id(parent))
                 if not (isinstance(grand, ast.Call) and grand.func is parent):
                     return None  # an attribute read (`x.shape`) or stored
-                if parent.attr in _DETACHING_METHODS:
+                if parent.attr in DETACHING_METHODS:
                     return _DROPPED
                 if parent.attr == "backward":
                     differentiating[id(start)] = (grand.end_lineno or grand.lineno, grand.end_col_offset or 0)
@@ -613,7 +613,7 @@ def output_flows(
                         default=(None, None),
                     )[1]
                 name = (qualname(parent.func) if qualname else None) or dotted(parent.func) or ""
-                if name in _DETACHING_CALLS:
+                if name in DETACHING_CALLS:
                     return _DROPPED
                 if name.rpartition(".")[2] in _DIFFERENTIATING:  # `autograd.grad(energy, pos)`: the graph is used
                     differentiating[id(start)] = (parent.end_lineno or parent.lineno, parent.end_col_offset or 0)
@@ -651,25 +651,22 @@ def output_flows(
         frames: list[tuple[int, list[ast.Name], list[int]]] = [(assignment, used(assignment), [0])]
         while frames:
             current, reads_of, at = frames[-1]
-            verdict = bool(reads_of)
+            verdict, pending = bool(reads_of), None
             while at[0] < len(reads_of):
                 where = fate(reads_of[at[0]])
                 if where is not None and where >= 0 and where not in dead:
-                    break  # decided by an assignment not yet judged: judge it first
+                    pending = where  # decided by an assignment not yet judged: judge it first
+                    break
                 if not (where == _DROPPED or (where is not None and where >= 0 and dead[where])):
                     verdict = False
                     break
                 at[0] += 1
+            if pending is not None:
+                dead[pending] = False  # a cycle: not known to be dropped
+                frames.append((pending, used(pending), [0]))
             else:
                 dead[current] = verdict
                 frames.pop()
-                continue
-            if verdict and where is not None and where >= 0 and where not in dead:
-                dead[where] = False  # a cycle: not known to be dropped
-                frames.append((where, used(where), [0]))
-                continue
-            dead[current] = False
-            frames.pop()
         return dead[assignment]
 
     def read_next(assignment: int) -> list[ast.Name]:
@@ -744,8 +741,10 @@ def _appends_to(call: ast.Call) -> ast.Name | None:
 #: ``fate`` of a value that is detached, and of one that is differentiated
 _DROPPED: Final = -1
 _DIFFERENTIATED: Final = -2
-_DETACHING_METHODS: Final = frozenset({"detach", "item", "tolist", "numpy"})
-_DETACHING_CALLS: Final = frozenset({"torch.tensor", "float", "int", "bool"})
+#: Tensor methods whose result no gradient flows back through (``.float()`` is a cast that keeps the graph).
+DETACHING_METHODS: Final = frozenset({"detach", "item", "tolist", "numpy"})
+#: Calls whose result holds a tensor's value, not its graph: a copy, or a Python number.
+DETACHING_CALLS: Final = frozenset({"torch.tensor", "float", "int", "bool"})
 #: calls that differentiate what they are given (``torch.autograd.grad``, ``autograd.backward``, ``jacobian``)
 _DIFFERENTIATING: Final = frozenset({"grad", "backward", "jacobian", "hessian", "vjp", "jvp", "hvp", "vhp"})
 
