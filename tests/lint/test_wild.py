@@ -273,6 +273,27 @@ HELD_ENERGY = """
                 self.energy = energy
                 self.energy.eval()
 """
+#: A training function whose nested ``valid_fn`` puts the model in ``eval()`` and runs it, called under ``no_grad``
+#: after each epoch (``{expect}``: the forward's expectation; ``{helpers}``: more nested functions; the bug and its
+#: look-alike add what the epoch loop does next).
+NESTED_VALIDATION = """
+        import torch
+
+
+        def main(model, loader, valid_loader):
+            def valid_fn(data):
+                model.eval()
+                for x in data:
+                    out = model(x){expect}
+                return out
+{helpers}
+            for epoch in range(3):
+                model.train()
+                for x in loader:
+                    model(x).sum().backward()
+                with torch.no_grad():
+                    valid_fn(valid_loader)
+"""
 #: A synthesizer whose ``sample`` puts its generator in ``eval()`` and runs it with gradients on, beside a class of
 #: the same file with a ``sample`` of its own (its bugs and look-alikes add who calls which ``sample``).
 SAMPLERS = """
@@ -1045,24 +1066,8 @@ BUGS: dict[str, str] = {
             model.eval()
             return [model(x).argmax(-1) for x in loader]  # expect: GM501
         """,
-    "nested_called_with_grad.py": """
-        import torch
-
-
-        def main(model, loader, valid_loader):
-            def valid_fn(data):
-                model.eval()
-                for x in data:
-                    out = model(x)  # expect: GM501
-                return out
-
-            for epoch in range(3):
-                model.train()
-                for x in loader:
-                    model(x).sum().backward()
-                with torch.no_grad():
-                    valid_fn(valid_loader)
-                valid_fn(valid_loader)
+    "nested_called_with_grad.py": NESTED_VALIDATION.format(expect="  # expect: GM501", helpers="")
+    + """                valid_fn(valid_loader)
 
 
         def report(model, valid_loader):
@@ -1533,6 +1538,9 @@ CORRECT: dict[str, str] = {
     "evaluation_of_its_own_model_in_the_batch_loop.py": GLOBAL_MODEL_EVALUATED_IN_THE_LOOP.format(
         test_body="            model = torch.load('best.pt')\n", step="", expect=""
     ),
+    "training_of_a_model_it_is_given_in_the_batch_loop.py": GLOBAL_MODEL_EVALUATED_IN_THE_LOOP.format(
+        test_body="", step="", expect=""
+    ).replace("def train(loader, data):", "def train(loader, data, model):"),
     "eval_gives_grad_back_before_it_returns.py": gives_grad_back("eval_model"),
     "eval_off_until_the_next_step_turns_grad_on.py": TEMPLATE_EVAL_LEAKS_OFF.format(
         reset="                    torch.set_grad_enabled(True)\n", expect=""
@@ -2470,17 +2478,9 @@ CORRECT: dict[str, str] = {
             def forward(self, img):
                 return get_descriptors(img, self.descriptor)
         """,
-    "nested_called_under_no_grad.py": """
-        import torch
-
-
-        def main(model, loader, valid_loader):
-            def valid_fn(data):
-                model.eval()
-                for x in data:
-                    out = model(x)
-                return out
-
+    "nested_called_under_no_grad.py": NESTED_VALIDATION.format(
+        expect="",
+        helpers="""
             def evaluate_all(loaders):
                 def one(data):
                     model.eval()
@@ -2488,14 +2488,9 @@ CORRECT: dict[str, str] = {
 
                 with torch.no_grad():
                     return [one(data) for data in loaders]
-
-            for epoch in range(3):
-                model.train()
-                for x in loader:
-                    model(x).sum().backward()
-                with torch.no_grad():
-                    valid_fn(valid_loader)
-                evaluate_all([valid_loader])
+""",
+    )
+    + """                evaluate_all([valid_loader])
 
 
         def valid_fn(model, data):
