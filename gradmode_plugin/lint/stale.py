@@ -14,6 +14,7 @@ Only what the project's own files show counts, so that nothing is left out on a 
   its top level and leaves no way to make one (no ``import *`` but a relative one of a module of the project, whose
   public names or ``__all__`` it then binds; no module ``__getattr__``, no ``globals()``, ``exec`` or
   ``sys.modules``); the same where ``a/b`` is a package, for its ``__init__.py``, unless ``x`` is a module of it;
+- ``import a.b`` or ``from a import b`` where ``a/b.py`` is a file of the project that cannot be parsed;
 - ``from ..a.b import x``: the same, the module looked for only where the dots put it (the package that many
   levels up, within the run's root).
 
@@ -102,6 +103,10 @@ class StaleImports:
                         f"`{module.rpartition('.')[2]}` elsewhere: moved?)"
                     )
                 package = os.path.join(found, "__init__.py")
+                unparsable = self._unparsable_module(stmt, module, found)
+                if unparsable is not None:
+                    name, shown = unparsable
+                    return f"line {stmt.lineno} imports `{name}`, whose file `{shown}` cannot be parsed"
                 if isinstance(stmt, ast.ImportFrom) and (found.endswith(".py") or os.path.isfile(package)):
                     source_file = found if found.endswith(".py") else package
                     bound = self._names(source_file)
@@ -117,6 +122,21 @@ class StaleImports:
                             f"line {stmt.lineno} imports `{missing[0]}` from `{module}`, which `{shown}` does not "
                             "define"
                         )
+        return None
+
+    def _unparsable_module(self, stmt: ast.Import | ast.ImportFrom, module: str, found: str) -> tuple[str, str] | None:
+        """The module and its file (from the root) where ``stmt`` imports, as a module, a file of the project that
+        cannot be parsed: ``import a.b`` of an ``a/b.py`` (``found``), or ``from a import b`` of a package ``a``
+        with a ``b.py``; None where it imports none (``from a.b import x`` is read apart, as a name of ``a.b``)."""
+        if isinstance(stmt, ast.Import):
+            candidates = [(module, found)] if found.endswith(".py") else []
+        elif os.path.isdir(found):
+            candidates = [(f"{module}.{alias.name}", os.path.join(found, alias.name + ".py")) for alias in stmt.names]
+        else:
+            candidates = []
+        for name, path in candidates:
+            if os.path.isfile(path) and self._names(path) == "":
+                return name, os.path.relpath(path, self._root)
         return None
 
     def _resolve(self, here: str, parts: list[str]) -> str | None:

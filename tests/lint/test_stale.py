@@ -66,6 +66,14 @@ LEFT_OUT = {
     "a moved module, plain import": ("import data.loader", "imports `data.loader`"),
     "a name the module does not define": ("from data.model import Gone", "imports `Gone` from `data.model`"),
     "a module that does not parse": ("from data.broken import f", "whose file `data/broken.py` cannot be parsed"),
+    "a module that does not parse, imported whole": (
+        "import data.broken",
+        "imports `data.broken`, whose file `data/broken.py` cannot be parsed",
+    ),
+    "a module that does not parse, imported from its package": (
+        "from data import star, broken",
+        "imports `data.broken`, whose file `data/broken.py` cannot be parsed",
+    ),
     "a package moved into a folder": ("from data.stage import Stage", "imports `data.stage`"),
     "a relative import of a moved module": (
         "from ..data.loader import Loader",
@@ -119,6 +127,8 @@ STILL_REPORTED = {
     "a module with `__getattr__`": "from data.lazy import Anything",
     "a module writing `globals()`": "from data.dynamic import Made",
     "a module of a package": "from data import sets",
+    "a module of a package that parses": "from data import star",
+    "a module that parses, imported whole": "import data.model, data.sets.loader",
     "a name a package's `__init__` binds by a relative `import *`": "from plugins import Plugin",
     "a name in the `__all__` of a module imported with `*`": "from listed import Public",
     "a package that writes `sys.modules` in a function": "from backend import anything",
