@@ -83,13 +83,14 @@ class ModeRules(Walk):
 
     def _mode_assignment(self, node: ast.Assign | ast.AnnAssign, name: str, value: ast.Call, scope: Scope) -> None:
         base, mode = _mode_chain(value)
+        loader = _unmoved(value)
         if (
             mode is None
             and self.all_full
-            and isinstance(value.func, ast.Name)
-            and value.func.id in self._eval_returners
+            and isinstance(loader.func, ast.Name)
+            and loader.func.id in self._eval_returners
         ):
-            base, mode = None, "eval"  # `model = load_model()`, which returns it in `eval()`
+            base, mode = None, "eval"  # `model = load_model().to(device)`, which returns it in `eval()`
         if mode is not None:  # `model = build().to(device).eval()`: the name holds a module in that mode
             position = (node.lineno, node.col_offset)
             scope.mode_calls.append((position, name, mode))
@@ -165,6 +166,8 @@ class ModeRules(Walk):
     def _decide_train_calls(self, scope: Scope) -> None:
         for call, key in scope.train_calls:
             position = (call.lineno, call.col_offset)
+            if _only_if_it_was_training(call, key, scope):
+                continue  # `if was_training: model.train()`: gives back the mode the function found
             if not _put_in_eval_by_lightning(key, scope) and any(
                 mode == "eval" and other == key and at < position for at, other, mode in scope.mode_calls
             ):
@@ -883,6 +886,29 @@ def _mode_chain(call: ast.Call) -> tuple[str | None, str | None]:
     return dotted(node), mode
 
 
+def _only_if_it_was_training(call: ast.Call, key: str, scope: Scope) -> bool:
+    """Whether ``key.train()`` runs only under ``if flag:`` where the function only assigns ``flag = key.training``
+    (the mode it found, saved before an ``eval()``): under an evaluation it was not training, so nothing trains."""
+    flags = {
+        name
+        for name, values in scope.assigned.items()
+        if values
+        and all(
+            isinstance(value, ast.Attribute) and value.attr == "training" and dotted(value.value) == key
+            for value, _, _ in values
+        )
+    }
+    if not flags:
+        return False
+    return any(
+        isinstance(node, ast.If)
+        and isinstance(node.test, ast.Name)
+        and node.test.id in flags
+        and any(call in ast.walk(statement) for statement in node.body)
+        for node in ast.walk(scope.node)
+    )
+
+
 def _restored(call: ast.Call) -> str | None:
     """``"restore"`` for ``.train(was_training)``: a mode chosen at run time, most often the one saved before an
     ``eval()``; the module is no longer known to be in ``eval()`` after it."""
@@ -1127,6 +1153,14 @@ def _reads_tensor_of(node: ast.AST, held: set[str]) -> bool:
 
 #: Methods that give back the module they are called on, moved or cast (``model = model.cuda()``).
 _MOVING: Final = frozenset({"to", "cuda", "cpu", "float", "half", "double", "bfloat16", "eval"})
+
+
+def _unmoved(call: ast.Call) -> ast.Call:
+    """The call whose module a chain of methods that give it back hands on: ``load_model(cfg)`` for
+    ``load_model(cfg).to(device).float()``; ``call`` itself where it is no such chain."""
+    while isinstance(call.func, ast.Attribute) and call.func.attr in _MOVING and isinstance(call.func.value, ast.Call):
+        call = call.func.value
+    return call
 
 
 def _moved(value: ast.expr, name: str) -> bool:

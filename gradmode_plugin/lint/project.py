@@ -75,6 +75,8 @@ class Project:
         self._stale: StaleImports | None = None
         #: file -> what ``from its_module import *`` binds (``star_names``)
         self._stars: dict[str, dict[str, str]] = {}
+        #: every file of the project and its text, read once when a word is first looked for (``written_elsewhere``)
+        self._texts: list[tuple[str, bytes]] | None = None
 
     @property
     def paths(self) -> tuple[str, ...]:
@@ -103,6 +105,22 @@ class Project:
     def called_elsewhere(self, name: str, path: str) -> bool:
         """Whether a non-test file other than ``path`` calls ``name`` or refers to it."""
         return bool(self._grads_elsewhere(name, path, False))
+
+    def written_elsewhere(self, word: str, path: str) -> bool:
+        """Whether ``word`` is a word of the text of a file of the project other than ``path`` (test files, and files
+        that do not parse, too)."""
+        if self._texts is None:
+            texts = []
+            for other in self.paths:
+                try:
+                    with open(other, "rb") as file:
+                        texts.append((os.path.normpath(other), file.read()))
+                except OSError:
+                    continue
+            self._texts = texts
+        pattern = re.compile(rb"\b" + re.escape(word.encode()) + rb"\b")
+        here = os.path.normpath(path)
+        return any(other != here and pattern.search(text) is not None for other, text in self._texts)
 
     def called_without_grad_elsewhere(self, name: str, path: str, function: bool = True) -> bool:
         """Whether a non-test file other than ``path`` calls ``name`` with gradients off."""

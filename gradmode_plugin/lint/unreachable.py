@@ -46,9 +46,10 @@ Example:
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable
 
-from gradmode_plugin.lint.names import classes_built, last_name
+from gradmode_plugin.lint.names import classes_built, dotted_parts, last_name
 from gradmode_plugin.lint.nodes import child_nodes, own_nodes, subnodes
 
 __all__ = ["unreachable_lines"]
@@ -57,6 +58,11 @@ _Function = ast.FunctionDef | ast.AsyncFunctionDef
 _BLOCK_FIELDS = ("body", "orelse")
 _FUNCTION_OR_CLASS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _TRIES = (ast.Try, getattr(ast, "TryStar", ast.Try))  # `try`/`except*` (Python 3.11)
+#: What reaches a module's functions by a name held in data rather than written: ``globals()[args.mode]``,
+#: ``getattr(sys.modules[__name__], name)``, ``fire.Fire()`` (every function a command), ``eval``/``exec``.
+_REACH_NAMES_ANOTHER_WAY = frozenset(
+    {"globals", "locals", "vars", "getattr", "eval", "exec", "fire", "sys.modules", "fire.Fire"}
+)
 
 
 def unreachable_lines(
@@ -64,12 +70,14 @@ def unreachable_lines(
     class_named: Callable[[str], ast.ClassDef | None],
     qualname: Callable[[ast.expr], str | None] = lambda node: None,
     named_elsewhere: Callable[[str], bool] = lambda name: True,
+    written_elsewhere: Callable[[str], bool] = lambda name: True,
 ) -> set[int]:
     """The lines of ``tree`` that never run: at or after a statement that raises each time it runs, in that
-    statement's block; after a call of a function of the file that raises when run, in the call's block; and the
-    lines of a function only such code mentions. ``class_named`` finds a class the file does not define (the run's
-    files), ``qualname`` the imported name an expression is, ``named_elsewhere`` whether another file of the run
-    names a function (by default, any: no function is left out whole)."""
+    statement's block; after a call of a function of the file that raises when run, in the call's block; the lines
+    of a function only such code mentions; and, in a script, those of a function nothing names. ``class_named``
+    finds a class the file does not define (the run's files), ``qualname`` the imported name an expression is,
+    ``named_elsewhere`` whether another file of the run names a function, ``written_elsewhere`` whether the word is
+    in the text of any other file of the project (by default, any: no function is left out whole)."""
     functions = {node.name: node for node in tree.body if isinstance(node, _Function)}
     every = subnodes(tree)
     classes = {node.name: node for node in every if isinstance(node, ast.ClassDef)}
@@ -117,8 +125,59 @@ def unreachable_lines(
                 if _calls(statement, raisers):
                     _leave_out(block[index + 1 :], lines)
                     break
+    _leave_out_unnamed_functions_of_a_script(tree, functions, every, lines, written_elsewhere)
     _leave_out_functions_only_dead_code_names(functions, every, lines, named_elsewhere)
     return lines
+
+
+def _leave_out_unnamed_functions_of_a_script(
+    tree: ast.Module,
+    functions: dict[str, _Function],
+    every: list[ast.AST],
+    lines: set[int],
+    written_elsewhere: Callable[[str], bool],
+) -> None:
+    """Add the lines of each undecorated module-level function of a script (a file with a top-level ``if __name__
+    == "__main__":``) that nothing names: not a name of its file, not a word of a string of it, not a word of any
+    other file of the project. Nothing may run such a function, unless the file reaches its names another way
+    (``globals()``, ``getattr``, ``fire``, ...): then none is left out."""
+    if not any(isinstance(statement, ast.If) and _is_main_test(statement.test) for statement in tree.body):
+        return
+    named: set[str] = set()
+    words: set[str] = set()
+    for node in every:
+        if isinstance(node, ast.Name):
+            named.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            named.add(node.attr)
+            if ".".join(dotted_parts(node) or ()) in _REACH_NAMES_ANOTHER_WAY:
+                return
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            words.update(re.findall(r"\w+", node.value))
+        elif isinstance(node, ast.alias):
+            named.add(node.name.rpartition(".")[2])
+    if any(isinstance(node, ast.Name) and node.id in _REACH_NAMES_ANOTHER_WAY for node in every):
+        return
+    for name, function in functions.items():
+        if (
+            function.decorator_list
+            or name.startswith("__")
+            or name in named
+            or name in words
+            or written_elsewhere(name)
+        ):
+            continue
+        lines.update(range(function.lineno, (function.end_lineno or function.lineno) + 1))
+
+
+def _is_main_test(test: ast.expr) -> bool:
+    """Whether an ``if`` test is ``__name__ == "__main__"`` (either way round)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = [test.left, test.comparators[0]]
+    return any(isinstance(side, ast.Name) and side.id == "__name__" for side in sides) and any(
+        isinstance(side, ast.Constant) and side.value == "__main__" for side in sides
+    )
 
 
 def _leave_out(statements: list[ast.stmt], lines: set[int]) -> None:

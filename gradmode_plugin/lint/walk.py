@@ -857,13 +857,24 @@ class Walk(abc.ABC):
         if not self.findings:
             return set()
         try:
-            return unreachable_lines(self.full_tree(), self.class_named, self.imports.qualname, self._named_elsewhere)
+            return unreachable_lines(
+                self.full_tree(),
+                self.class_named,
+                self.imports.qualname,
+                self._named_elsewhere,
+                self._written_elsewhere,
+            )
         except (SyntaxError, RecursionError):
             return set()
 
     def _named_elsewhere(self, name: str) -> bool:
         """Whether another file of the run names a function of this file (none where the run is this file alone)."""
         return self.project is not None and self.project.called_elsewhere(name, self.path)
+
+    def _written_elsewhere(self, name: str) -> bool:
+        """Whether the word is in another file of the project, test files and files that do not parse included (any,
+        where the run knows no project)."""
+        return self.project is None or self.project.written_elsewhere(name, self.path)
 
     # -- what the families do where the walk finds their nodes, and decide at a scope's end ----------------------
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import ast
 import textwrap
+from pathlib import Path
 
 import pytest
 
 from gradmode_plugin.lint.analysis import check_source
 from gradmode_plugin.lint.names import ImportTable
 from gradmode_plugin.lint.unreachable import unreachable_lines
+from tests.helpers.lint import lint_from, write_tree
 
 NET = """
 class Net:
@@ -238,3 +240,73 @@ def test_a_functional_loss_and_a_loss_called_inline_raise_too() -> None:
         "        print(loss.data[0])", "        print(F.nll_loss(model(data), target, reduce=False).data[0])"
     )
     assert legacy_line(LEGACY, "output = model(data)") not in legacy_lines(source)
+
+
+#: A script whose `evaluate` nothing names: the eval-mode forward with gradients on (GM501) never runs.
+SCRIPT = """\
+import torch
+
+
+def _forward(model, x):
+    model.eval()
+    return model(x)
+
+
+def evaluate(model, x):
+    return _forward(model, x)
+
+
+def train(model, x):
+    model.train()
+    model(x).sum().backward()
+
+
+if __name__ == "__main__":
+    model = torch.nn.Linear(2, 2)
+    train(model, torch.ones(2))
+"""
+
+
+def _script_findings(tmp_path: Path, files: dict[str, str]) -> list[tuple[str, str]]:
+    write_tree(tmp_path, files)
+    return [(Path(f.path).as_posix(), f.code) for f in lint_from(tmp_path).findings]
+
+
+def test_a_function_of_a_script_that_nothing_names_never_runs_nor_what_only_it_calls(tmp_path: Path) -> None:
+    assert _script_findings(tmp_path, {"train.py": SCRIPT}) == []
+
+
+NAMED = {
+    "called by the script": (
+        "    train(model, torch.ones(2))\n",
+        "    train(model, torch.ones(2))\n    evaluate(model, 1)\n",
+    ),
+    "no `__main__` block (a module: its functions are its API)": ('if __name__ == "__main__":\n', "if True:\n"),
+    "decorated (a decorator may register it)": ("def evaluate(", "@register\ndef evaluate("),
+    "named in a string of the file": ("import torch\n", "import torch\nCOMMANDS = ['evaluate']\n"),
+    "reached through `globals()`": (
+        "    train(model, torch.ones(2))\n",
+        "    globals()[input()](model, torch.ones(2))\n",
+    ),
+    "every function a command of `fire`": ("    train(model, torch.ones(2))\n", "    fire.Fire()\n"),
+}
+
+
+@pytest.mark.parametrize("case", list(NAMED))
+def test_a_function_that_may_run_is_still_checked(tmp_path: Path, case: str) -> None:
+    old, new = NAMED[case]
+    assert old in SCRIPT
+    assert _script_findings(tmp_path, {"train.py": SCRIPT.replace(old, new)}) == [("train.py", "GM501")]
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        pytest.param({"run.py": "from train import evaluate\n"}, id="imported by another file"),
+        pytest.param({"tests/test_train.py": "from train import evaluate\n"}, id="named by a test"),
+        pytest.param({"notes.py": "evaluate(\n"}, id="named in a file that does not parse"),
+    ],
+)
+def test_a_function_another_file_names_is_still_checked(tmp_path: Path, other: dict[str, str]) -> None:
+    found = _script_findings(tmp_path, {"train.py": SCRIPT, **other})
+    assert ("train.py", "GM501") in found

@@ -638,6 +638,41 @@ BUGS: dict[str, str] = {
             model, name = load_model(path)
             return model(x).argmax()  # expect: GM501
         """,
+    # a sampler that puts the module back in training under a flag that is not the mode it found: in a test step, on
+    "train_under_another_flag.py": """
+        import lightning.pytorch as pl
+        import torch
+
+
+        class Model(pl.LightningModule):
+            def sample_refined(self, x):
+                refine = self.hparams.refine
+                if refine:
+                    self.eval()
+                with torch.no_grad():
+                    out = self.net(x)
+                if refine:
+                    self.train()  # expect: GM201
+                return out
+
+            def test_step(self, batch, batch_idx):
+                return self.sample_refined(batch)
+        """,
+    # the loader's model moved to a device on the way, then run with gradients on (a demo's `get_model(cfg).to(dev)`)
+    "loader_moved.py": """
+        import torch
+
+
+        def get_model(path):
+            model = torch.load(path)
+            model = model.eval()
+            return model
+
+
+        def main(path, x, device):
+            model = get_model(path).to(device).float()
+            return model(x).argmax()  # expect: GM501
+        """,
     # a dropout forced on, its probability 0 by default but passed by position: 0.1 where it is called
     "dropout_passed_by_position.py": """
         import torch
@@ -2055,6 +2090,47 @@ CORRECT: dict[str, str] = {
             with torch.no_grad():
                 features = model(x)
             return head(features)
+        """,
+    # the same sampler giving back the mode it found: `train()` only if it was training, which a test step is not
+    "train_if_it_was_training.py": """
+        import lightning.pytorch as pl
+        import torch
+
+
+        class Model(pl.LightningModule):
+            def sample_refined(self, x):
+                was_training = self.training
+                if was_training:
+                    self.eval()
+                with torch.no_grad():
+                    out = self.net(x)
+                if was_training:
+                    self.train()
+                return out
+
+            def test_step(self, batch, batch_idx):
+                return self.sample_refined(batch)
+        """,
+    # the same loader moved to a device: run under no_grad, or put back in training
+    "loader_moved_no_grad.py": """
+        import torch
+
+
+        def get_model(path):
+            model = torch.load(path)
+            model = model.eval()
+            return model
+
+
+        def main(path, x, device):
+            model = get_model(path).to(device)
+            with torch.no_grad():
+                return model(x).argmax()
+
+
+        def finetune(path, x, device):
+            model = get_model(path).to(device).train()
+            return model(x).sum()
         """,
     # `train(was_training)` puts the mode back: the rollout is not run in evaluation
     "rollout_restored.py": """
