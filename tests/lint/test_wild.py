@@ -320,6 +320,28 @@ SAMPLERS = """
         class Child(Synthesizer):
             pass
 """
+#: A Lightning module's sampler that puts itself in ``eval()`` and back in training under a flag (``{flag}``, read from
+#: ``{source}``), called from its test step.
+FLAGGED_SAMPLER = """
+        import lightning.pytorch as pl
+        import torch
+
+
+        class Model(pl.LightningModule):
+            def sample_refined(self, x):
+                {flag} = {source}
+                if {flag}:
+                    self.eval()
+                with torch.no_grad():
+                    out = self.net(x)
+                if {flag}:
+                    self.train(){expect}
+                return out
+
+            def test_step(self, batch, batch_idx):
+                return self.sample_refined(batch)
+"""
+GM201 = "  # expect: GM201"
 #: A function that differentiates what ``sample`` gives, on an object built so (``{built}``).
 TUNED = """
 
@@ -639,25 +661,7 @@ BUGS: dict[str, str] = {
             return model(x).argmax()  # expect: GM501
         """,
     # a sampler that puts the module back in training under a flag that is not the mode it found: in a test step, on
-    "train_under_another_flag.py": """
-        import lightning.pytorch as pl
-        import torch
-
-
-        class Model(pl.LightningModule):
-            def sample_refined(self, x):
-                refine = self.hparams.refine
-                if refine:
-                    self.eval()
-                with torch.no_grad():
-                    out = self.net(x)
-                if refine:
-                    self.train()  # expect: GM201
-                return out
-
-            def test_step(self, batch, batch_idx):
-                return self.sample_refined(batch)
-        """,
+    "train_under_another_flag.py": FLAGGED_SAMPLER.format(flag="refine", source="self.hparams.refine", expect=GM201),
     # the loader's model moved to a device on the way, then run with gradients on (a demo's `get_model(cfg).to(dev)`)
     "loader_moved.py": """
         import torch
@@ -2092,25 +2096,7 @@ CORRECT: dict[str, str] = {
             return head(features)
         """,
     # the same sampler giving back the mode it found: `train()` only if it was training, which a test step is not
-    "train_if_it_was_training.py": """
-        import lightning.pytorch as pl
-        import torch
-
-
-        class Model(pl.LightningModule):
-            def sample_refined(self, x):
-                was_training = self.training
-                if was_training:
-                    self.eval()
-                with torch.no_grad():
-                    out = self.net(x)
-                if was_training:
-                    self.train()
-                return out
-
-            def test_step(self, batch, batch_idx):
-                return self.sample_refined(batch)
-        """,
+    "train_if_it_was_training.py": FLAGGED_SAMPLER.format(flag="was_training", source="self.training", expect=""),
     # the same loader moved to a device: run under no_grad, or put back in training
     "loader_moved_no_grad.py": """
         import torch
