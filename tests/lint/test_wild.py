@@ -342,6 +342,16 @@ FLAGGED_SAMPLER = """
                 return self.sample_refined(batch)
 """
 GM201 = "  # expect: GM201"
+#: A loader that returns the module it put in ``eval()`` (``model = model.eval()``).
+MOVED_LOADER = """
+        import torch
+
+
+        def get_model(path):
+            model = torch.load(path)
+            model = model.eval()
+            return model
+"""
 #: A function that differentiates what ``sample`` gives, on an object built so (``{built}``).
 TUNED = """
 
@@ -663,14 +673,8 @@ BUGS: dict[str, str] = {
     # a sampler that puts the module back in training under a flag that is not the mode it found: in a test step, on
     "train_under_another_flag.py": FLAGGED_SAMPLER.format(flag="refine", source="self.hparams.refine", expect=GM201),
     # the loader's model moved to a device on the way, then run with gradients on (a demo's `get_model(cfg).to(dev)`)
-    "loader_moved.py": """
-        import torch
-
-
-        def get_model(path):
-            model = torch.load(path)
-            model = model.eval()
-            return model
+    "loader_moved.py": MOVED_LOADER
+    + """
 
 
         def main(path, x, device):
@@ -2098,14 +2102,8 @@ CORRECT: dict[str, str] = {
     # the same sampler giving back the mode it found: `train()` only if it was training, which a test step is not
     "train_if_it_was_training.py": FLAGGED_SAMPLER.format(flag="was_training", source="self.training", expect=""),
     # the same loader moved to a device: run under no_grad, or put back in training
-    "loader_moved_no_grad.py": """
-        import torch
-
-
-        def get_model(path):
-            model = torch.load(path)
-            model = model.eval()
-            return model
+    "loader_moved_no_grad.py": MOVED_LOADER
+    + """
 
 
         def main(path, x, device):
