@@ -18,9 +18,15 @@ Only what the project's own files show counts, so that nothing is left out on a 
 - ``from ..a.b import x``: the same, the module looked for only where the dots put it (the package that many
   levels up, within the run's root).
 
+A module of the project that cannot be imported itself, for any of these reasons, makes its importers fail too
+(followed through the project's modules; a cycle of imports is not known). A module that does not parse is not known
+to fail where the project states a newer Python than the one running.
+
 One more thing counts, known of libraries rather than shown by the project: an import of a name or module its library
 removed in a release before any that installs on a Python this linter runs on (``from scipy.misc import imread``,
-removed in SciPy 1.3; ``torch.utils.ffi``, removed in PyTorch 1.0).
+removed in SciPy 1.3; ``torch.utils.ffi``, removed in PyTorch 1.0; ``from sklearn.externals import joblib``, removed in
+scikit-learn 0.23), unless the project states an older Python (``requires-python``, ``python_requires``), where an
+older release may install.
 
 Imports inside ``try``, ``if`` or a function are not read (their failure may be handled), nor ``from . import x``,
 nor a module that is no folder of the project (``import eval_metrics``: a folder put on ``sys.path`` may hold it).
@@ -40,9 +46,15 @@ Example:
 from __future__ import annotations
 
 import ast
+import functools
 import os
+import re
+import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Final
+
+from gradmode_plugin.lint.config import required_python
 
 __all__ = ["StaleImports"]
 
@@ -70,6 +82,8 @@ class StaleImports:
         self._bound: dict[str, frozenset[str] | str | None] = {}
         #: module file -> the names its ``__all__`` lists, where it is a literal list or tuple of strings
         self._all: dict[str, frozenset[str]] = {}
+        #: module file -> why it cannot be imported (None: nothing shows it), for the files that import it
+        self._reasons: dict[str, str | None] = {}
 
     def reason(self, path: str, source: bytes) -> str | None:
         """Why the file at ``path`` cannot be imported, naming the line and the import; None where nothing shows
@@ -79,6 +93,8 @@ class StaleImports:
         except (SyntaxError, ValueError, RecursionError):
             return None
         here = os.path.dirname(os.path.normpath(os.path.abspath(path)))
+        floor = _stated_python(Path(here))
+        older_python = floor is not None and floor < _PYTHON_LINTED  # the project states it runs on 3.9 or older
         for stmt in tree.body:
             if isinstance(stmt, ast.Import):
                 modules = [alias.name for alias in stmt.names]
@@ -87,7 +103,9 @@ class StaleImports:
             else:
                 continue
             for module in modules:
-                removed = None if isinstance(stmt, ast.ImportFrom) and stmt.level else _removed(stmt, module)
+                removed = (
+                    None if isinstance(stmt, ast.ImportFrom) and stmt.level else _removed(stmt, module, older_python)
+                )
                 if removed is not None:
                     return f"line {stmt.lineno} imports {removed}"
                 if isinstance(stmt, ast.ImportFrom) and stmt.level:
@@ -122,7 +140,39 @@ class StaleImports:
                             f"line {stmt.lineno} imports `{missing[0]}` from `{module}`, which `{shown}` does not "
                             "define"
                         )
+                failing = self._failing_module(stmt, module, found)
+                if failing is not None:
+                    name, shown, why = failing
+                    return f"line {stmt.lineno} imports `{name}`, which cannot be imported (`{shown}`: {why})"
         return None
+
+    def _failing_module(
+        self, stmt: ast.Import | ast.ImportFrom, module: str, found: str
+    ) -> tuple[str, str, str] | None:
+        """The module, its file (from the root) and the reason, where ``stmt`` imports a module of the project that
+        cannot be imported itself (``reason`` of its file): the module ``found`` is (its ``__init__.py`` for a
+        package), or, for ``from a import b`` of a package ``a``, its module ``b.py``."""
+        own = found if found.endswith(".py") else os.path.join(found, "__init__.py")
+        candidates = [(module, own)]
+        if isinstance(stmt, ast.ImportFrom) and os.path.isdir(found):
+            candidates += [(f"{module}.{alias.name}", os.path.join(found, alias.name + ".py")) for alias in stmt.names]
+        for name, path in candidates:
+            why = self._file_reason(path) if os.path.isfile(path) else None
+            if why is not None:
+                return name, os.path.relpath(path, self._root), why
+        return None
+
+    def _file_reason(self, path: str) -> str | None:
+        """``reason`` of the project's file at ``path``, read once; None inside a cycle of imports (not known)."""
+        if path not in self._reasons:
+            self._reasons[path] = None
+            try:
+                with open(path, "rb") as file:
+                    source = file.read()
+            except OSError:
+                return None
+            self._reasons[path] = self.reason(path, source)
+        return self._reasons[path]
 
     def _unparsable_module(self, stmt: ast.Import | ast.ImportFrom, module: str, found: str) -> tuple[str, str] | None:
         """The module and its file (from the root) where ``stmt`` imports, as a module, a file of the project that
@@ -191,7 +241,9 @@ class StaleImports:
                 with open(path, "rb") as file:
                     tree = ast.parse(file.read(), filename=path)
             except (SyntaxError, ValueError):
-                self._bound[path] = ""
+                # a project that states a newer Python than this one may use its syntax: not known to fail
+                floor = _stated_python(Path(path).parent)
+                self._bound[path] = None if floor is not None and floor > sys.version_info[:2] else ""
             except (OSError, RecursionError):
                 self._bound[path] = None
             else:
@@ -217,6 +269,10 @@ class StaleImports:
         return listed if listed is not None else frozenset(name for name in names if not name.startswith("_"))
 
 
+#: The oldest Python this linter runs on: the removals below hold for every release of their library that installs on
+#: it, not for a project that states an older Python (``requires-python``, ``python_requires``), where an older
+#: release may.
+_PYTHON_LINTED: Final = (3, 10)
 #: Modules, or names of modules, that a library has removed, with the release that removed them: an import of one
 #: fails with every version of the library that installs on a Python this linter runs on (3.10 and later).
 _REMOVED: Final[dict[str, tuple[frozenset[str] | None, str]]] = {
@@ -246,14 +302,48 @@ _REMOVED: Final[dict[str, tuple[frozenset[str] | None, str]]] = {
         "SciPy 1.3",
     ),
     "torch.utils.ffi": (None, "PyTorch 1.0"),
+    "sklearn.externals": (frozenset(["joblib", "six"]), "scikit-learn 0.23"),
+    "sklearn.externals.joblib": (None, "scikit-learn 0.23"),
+    "sklearn.externals.six": (None, "scikit-learn 0.23"),
 }
 
 
-def _removed(stmt: ast.Import | ast.ImportFrom, module: str) -> str | None:
+#: ``python_requires=">=3.6"`` in a ``setup.py`` or ``setup.cfg`` (also through ``REQUIRES_PYTHON = ">=3.6"``).
+_PYTHON_REQUIRES: Final = re.compile(
+    r"(?i)(?:python_requires|requires_python)\s*[=:]\s*[\"']?\s*(?:>=|~=|==|>)\s*3\.(\d+)"
+)
+
+
+@functools.lru_cache(maxsize=256)
+def _stated_python(folder: Path) -> tuple[int, int] | None:
+    """The oldest Python the project around ``folder`` states it runs on: its ``pyproject.toml``'s
+    ``requires-python``, else the ``python_requires`` of the nearest ``setup.py`` or ``setup.cfg``; None where none
+    states one."""
+    required = required_python(folder)
+    if required is not None:
+        return required[1]
+    for candidate in (folder, *folder.parents):
+        for name in ("setup.py", "setup.cfg"):
+            path = candidate / name
+            if not path.is_file():
+                continue
+            try:
+                match = _PYTHON_REQUIRES.search(path.read_text(encoding="utf-8", errors="replace"))
+            except OSError:
+                continue
+            if match is not None:
+                return (3, int(match[1]))
+    return None
+
+
+def _removed(stmt: ast.Import | ast.ImportFrom, module: str, older_python: bool = False) -> str | None:
     """What a module-level import names that its library removed (``from scipy.misc import imread``), as the
-    reason says it; None where it names nothing removed."""
+    reason says it; None where it names nothing removed, or where the project states that it runs on a Python older
+    than any this linter runs on (``older_python``: there, a release from before the removal may install)."""
     entry = _REMOVED.get(module)
     if entry is None:
+        return None
+    if older_python:  # on the older Python the project states, an older release of the library may install
         return None
     names, release = entry
     if names is None:

@@ -29,6 +29,10 @@ PROJECT = {
     "data/model.py": "import torch\n\nclass Net(torch.nn.Module):\n    pass\n\nif torch.cuda.is_available():\n"
     "    Fast = Net\n\ndef setup():\n    global Late\n    Late = Net\n",
     "data/broken.py": "def f(:\n    pass\n",
+    "data/legacy.py": "from scipy.misc import imread\n\nLOADER = imread\n",
+    "data/guarded.py": "try:\n    from scipy.misc import imread\nexcept ImportError:\n    imread = None\n",
+    "data/cycle_a.py": "from data.cycle_b import b\n\na = 1\n",
+    "data/cycle_b.py": "from data.cycle_a import a\n\nb = 1\n",
     "data/star.py": "from torch.nn import *\n",
     "data/lazy.py": "def __getattr__(name):\n    return name\n",
     "data/dynamic.py": "globals()['Made'] = 1\n",
@@ -96,6 +100,15 @@ LEFT_OUT = {
         "imports `imsave` from `scipy.misc`, which SciPy 1.3 removed",
     ),
     "a module its library removed": ("import torch.utils.ffi", "imports `torch.utils.ffi`, which PyTorch 1.0 removed"),
+    "a module scikit-learn removed": (
+        "from sklearn.externals import joblib",
+        "imports `joblib` from `sklearn.externals`, which scikit-learn 0.23 removed",
+    ),
+    "a module of the project that cannot be imported itself": (
+        "from data.legacy import LOADER",
+        "imports `data.legacy`, which cannot be imported (`data/legacy.py`: line 1 imports `imread` from `scipy.misc`",
+    ),
+    "such a module, from its package": ("from data import legacy", "imports `data.legacy`, which cannot be imported"),
 }
 
 
@@ -138,6 +151,9 @@ STILL_REPORTED = {
     "the module whose names were removed, whole": "import scipy.misc",
     "a name of that module not removed then": "from scipy.misc import central_diff_weights",
     "a removed name imported under `try`": "try:\n    from scipy.misc import imread\nexcept ImportError:\n    pass",
+    "a name Python removed (its project may run on an older Python)": "from collections import Iterable",
+    "a module of the project that imports a removed name under `try`": "from data.guarded import imread",
+    "a module of the project in a cycle of imports (not known)": "from data.cycle_a import a",
 }
 
 
@@ -164,6 +180,39 @@ def test_a_file_that_may_import_is_reported(tmp_path: Path, imports: str) -> Non
         ("scripts/new.py", "GM501")
     ]
     assert result.stale == []
+
+
+@pytest.mark.parametrize(
+    ("stated", "left_out"),
+    [
+        pytest.param(
+            {"pyproject.toml": "[project]\nname = 'p'\nrequires-python = '>=3.8'\n"}, False, id="pyproject 3.8"
+        ),
+        pytest.param(
+            {"pyproject.toml": "[project]\nname = 'p'\nrequires-python = '>=3.10'\n"}, True, id="pyproject 3.10"
+        ),
+        pytest.param(
+            {"setup.py": "REQUIRES_PYTHON = '>=3.6.0'\nsetup(python_requires=REQUIRES_PYTHON)\n"}, False, id="setup.py"
+        ),
+        pytest.param({"setup.cfg": "[options]\npython_requires = >=3.7\n"}, False, id="setup.cfg"),
+        pytest.param({}, True, id="nothing stated"),
+    ],
+)
+@pytest.mark.parametrize("imports", ["from sklearn.externals import joblib", "from scipy.misc import imread"])
+def test_a_removed_name_counts_unless_the_project_states_an_older_python(
+    tmp_path: Path, stated: dict[str, str], left_out: bool, imports: str
+) -> None:
+    files = {"scripts/old.py": SCRIPT.format(imports=imports), **stated}
+    result = _lint(tmp_path, files)
+    assert [Path(path).as_posix() for path, _, _ in result.stale] == (["scripts/old.py"] if left_out else [])
+
+
+def test_a_module_that_only_a_newer_python_than_this_one_parses_is_not_known_to_fail(tmp_path: Path) -> None:
+    script = {"scripts/new.py": SCRIPT.format(imports="from data import broken")}
+    newer = {"pyproject.toml": "[project]\nname = 'p'\nrequires-python = '>=3.99'\n"}
+    assert _lint(tmp_path / "newer", {**script, **newer}).stale == []
+    result = _lint(tmp_path / "unstated", {**script, "pyproject.toml": ""})
+    assert [Path(path).as_posix() for path, _, _ in result.stale] == ["scripts/new.py"]
 
 
 def test_the_command_line_names_the_file_and_the_import_and_passes(tmp_path: Path) -> None:
