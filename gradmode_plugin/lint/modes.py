@@ -77,6 +77,10 @@ class ModeRules(Walk):
     """Module modes in evaluation: ``.train()`` where evaluation runs, and ``.eval()`` taken for ``no_grad``."""
 
     def _mode_statement(self, node: ast.Expr, call: ast.Call, scope: Scope) -> None:
+        if isinstance(call.func, ast.Name) and call.func.id == "print" and len(call.args) == 1:
+            printed = call.args[0]  # `print(net.eval())`: the module is switched all the same (a notebook's demo)
+            if isinstance(printed, ast.Call):
+                call = printed
         base, mode = _mode_chain(call)
         if mode is not None and base is not None and not self.imports.is_import(base.partition(".")[0]):
             scope.mode_calls.append(((node.lineno, node.col_offset), base, mode))

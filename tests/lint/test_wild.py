@@ -342,6 +342,15 @@ FLAGGED_SAMPLER = """
                 return self.sample_refined(batch)
 """
 GM201 = "  # expect: GM201"
+#: A demo that puts a module in ``eval()`` inside ``print(...)``, then runs it (``{run}``).
+PRINTED_EVAL = """
+        import torch
+
+        net = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.Dropout(0.1))
+        x = torch.ones(2)
+        print(net.eval())
+        {run}
+"""
 #: A loader that returns the module it put in ``eval()`` (``model = model.eval()``).
 MOVED_LOADER = """
         import torch
@@ -672,6 +681,8 @@ BUGS: dict[str, str] = {
         """,
     # a sampler that puts the module back in training under a flag that is not the mode it found: in a test step, on
     "train_under_another_flag.py": FLAGGED_SAMPLER.format(flag="refine", source="self.hparams.refine", expect=GM201),
+    # a notebook-style demo that prints the module it switches to eval(), then runs it with gradients on
+    "printed_eval.py": PRINTED_EVAL.format(run="print(net(x))  # expect: GM501"),
     # the loader's model moved to a device on the way, then run with gradients on (a demo's `get_model(cfg).to(dev)`)
     "loader_moved.py": MOVED_LOADER
     + """
@@ -2101,6 +2112,8 @@ CORRECT: dict[str, str] = {
         """,
     # the same sampler giving back the mode it found: `train()` only if it was training, which a test step is not
     "train_if_it_was_training.py": FLAGGED_SAMPLER.format(flag="was_training", source="self.training", expect=""),
+    # the same demo under no_grad
+    "printed_eval_no_grad.py": PRINTED_EVAL.format(run="with torch.no_grad():\n            print(net(x))"),
     # the same loader moved to a device: run under no_grad, or put back in training
     "loader_moved_no_grad.py": MOVED_LOADER
     + """
