@@ -147,17 +147,17 @@ def _leave_out_unnamed_functions_of_a_script(
     words: set[str] = set()
     for node in every:
         if isinstance(node, ast.Name):
+            if node.id in _REACH_NAMES_ANOTHER_WAY:
+                return
             named.add(node.id)
         elif isinstance(node, ast.Attribute):
-            named.add(node.attr)
             if ".".join(dotted_parts(node) or ()) in _REACH_NAMES_ANOTHER_WAY:
                 return
+            named.add(node.attr)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             words.update(re.findall(r"\w+", node.value))
         elif isinstance(node, ast.alias):
             named.add(node.name.rpartition(".")[2])
-    if any(isinstance(node, ast.Name) and node.id in _REACH_NAMES_ANOTHER_WAY for node in every):
-        return
     for name, function in functions.items():
         if (
             function.decorator_list
