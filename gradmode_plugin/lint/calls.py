@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from typing import Final
 
 from gradmode_plugin.lint.names import top_level_imports
-from gradmode_plugin.lint.nodes import built_call, child_nodes, own_nodes, parameters
+from gradmode_plugin.lint.nodes import built_call, child_nodes, is_main_guard, own_nodes, parameters
 
 # Grad mode set around a piece of code (gradmode_plugin.lint.walk has the full list).
 FREE: Final = 0  # nothing said: whatever the caller set
@@ -396,16 +396,6 @@ def given_for(call: ast.Call, definition: Def, name: str) -> ast.expr | None:
 def is_static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Whether a method is a ``@staticmethod`` (called without ``self``)."""
     return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
-
-
-def is_main_guard(test: ast.expr) -> bool:
-    """``if __name__ == "__main__":``."""
-    return (
-        isinstance(test, ast.Compare)
-        and isinstance(test.left, ast.Name)
-        and test.left.id == "__name__"
-        and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators)
-    )
 
 
 def returns_eval(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

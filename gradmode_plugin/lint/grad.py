@@ -9,8 +9,8 @@ import os
 from typing import Final
 
 from gradmode_plugin.lint import names
-from gradmode_plugin.lint.calls import Def, is_main_guard
-from gradmode_plugin.lint.nodes import own_nodes, subnodes
+from gradmode_plugin.lint.calls import Def
+from gradmode_plugin.lint.nodes import is_main_guard, own_nodes, subnodes
 from gradmode_plugin.lint.rules import RULES_BY_CODE
 from gradmode_plugin.lint.walk import (
     FREE,

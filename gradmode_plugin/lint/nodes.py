@@ -71,3 +71,13 @@ def built_call(call: ast.Call) -> ast.Call:
     while isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Call):
         call = call.func.value
     return call
+
+
+def is_main_guard(test: ast.expr) -> bool:
+    """Whether an ``if`` test is ``__name__ == "__main__"`` (either way round: ``"__main__" == __name__``)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = [test.left, test.comparators[0]]
+    return any(isinstance(side, ast.Name) and side.id == "__name__" for side in sides) and any(
+        isinstance(side, ast.Constant) and side.value == "__main__" for side in sides
+    )

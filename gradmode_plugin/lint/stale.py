@@ -14,7 +14,8 @@ Only what the project's own files show counts, so that nothing is left out on a 
   its top level and leaves no way to make one (no ``import *`` but a relative one of a module of the project, whose
   public names or ``__all__`` it then binds; no module ``__getattr__``, no ``globals()``, ``exec`` or
   ``sys.modules``); the same where ``a/b`` is a package, for its ``__init__.py``, unless ``x`` is a module of it;
-- ``import a.b`` or ``from a import b`` where ``a/b.py`` is a file of the project that cannot be parsed;
+- ``import a.b`` or ``from a import b`` where ``a/b.py`` (or, for a package, ``a/b/__init__.py``) is a file of the
+  project that cannot be parsed;
 - ``from ..a.b import x``: the same, the module looked for only where the dots put it (the package that many
   levels up, within the run's root).
 
@@ -121,10 +122,6 @@ class StaleImports:
                         f"`{module.rpartition('.')[2]}` elsewhere: moved?)"
                     )
                 package = os.path.join(found, "__init__.py")
-                unparsable = self._unparsable_module(stmt, module, found)
-                if unparsable is not None:
-                    name, shown = unparsable
-                    return f"line {stmt.lineno} imports `{name}`, whose file `{shown}` cannot be parsed"
                 if isinstance(stmt, ast.ImportFrom) and (found.endswith(".py") or os.path.isfile(package)):
                     source_file = found if found.endswith(".py") else package
                     bound = self._names(source_file)
@@ -142,24 +139,26 @@ class StaleImports:
                         )
                 failing = self._failing_module(stmt, module, found)
                 if failing is not None:
-                    name, shown, why = failing
-                    return f"line {stmt.lineno} imports `{name}`, which cannot be imported (`{shown}`: {why})"
+                    return f"line {stmt.lineno} imports {failing}"
         return None
 
-    def _failing_module(
-        self, stmt: ast.Import | ast.ImportFrom, module: str, found: str
-    ) -> tuple[str, str, str] | None:
-        """The module, its file (from the root) and the reason, where ``stmt`` imports a module of the project that
-        cannot be imported itself (``reason`` of its file): the module ``found`` is (its ``__init__.py`` for a
-        package), or, for ``from a import b`` of a package ``a``, its module ``b.py``."""
+    def _failing_module(self, stmt: ast.Import | ast.ImportFrom, module: str, found: str) -> str | None:
+        """What fails, where ``stmt`` imports a module of the project that does not parse or cannot be imported
+        itself (``reason`` of its file): the module ``found`` is (its ``__init__.py`` for a package), or, for ``from
+        a import b`` of a package ``a``, its module ``b.py``."""
         own = found if found.endswith(".py") else os.path.join(found, "__init__.py")
         candidates = [(module, own)]
         if isinstance(stmt, ast.ImportFrom) and os.path.isdir(found):
             candidates += [(f"{module}.{alias.name}", os.path.join(found, alias.name + ".py")) for alias in stmt.names]
         for name, path in candidates:
-            why = self._file_reason(path) if os.path.isfile(path) else None
+            if not os.path.isfile(path):
+                continue
+            shown = os.path.relpath(path, self._root)
+            if self._names(path) == "":
+                return f"`{name}`, whose file `{shown}` cannot be parsed"
+            why = self._file_reason(path)
             if why is not None:
-                return name, os.path.relpath(path, self._root), why
+                return f"`{name}`, which cannot be imported (`{shown}`: {why})"
         return None
 
     def _file_reason(self, path: str) -> str | None:
@@ -173,21 +172,6 @@ class StaleImports:
                 return None
             self._reasons[path] = self.reason(path, source)
         return self._reasons[path]
-
-    def _unparsable_module(self, stmt: ast.Import | ast.ImportFrom, module: str, found: str) -> tuple[str, str] | None:
-        """The module and its file (from the root) where ``stmt`` imports, as a module, a file of the project that
-        cannot be parsed: ``import a.b`` of an ``a/b.py`` (``found``), or ``from a import b`` of a package ``a``
-        with a ``b.py``; None where it imports none (``from a.b import x`` is read apart, as a name of ``a.b``)."""
-        if isinstance(stmt, ast.Import):
-            candidates = [(module, found)] if found.endswith(".py") else []
-        elif os.path.isdir(found):
-            candidates = [(f"{module}.{alias.name}", os.path.join(found, alias.name + ".py")) for alias in stmt.names]
-        else:
-            candidates = []
-        for name, path in candidates:
-            if os.path.isfile(path) and self._names(path) == "":
-                return name, os.path.relpath(path, self._root)
-        return None
 
     def _resolve(self, here: str, parts: list[str]) -> str | None:
         """The file (or folder) of the project a dotted module is, looked for where Python would: in the folder that

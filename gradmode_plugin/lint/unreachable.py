@@ -50,7 +50,7 @@ import re
 from collections.abc import Callable
 
 from gradmode_plugin.lint.names import classes_built, dotted_parts, last_name
-from gradmode_plugin.lint.nodes import child_nodes, own_nodes, subnodes
+from gradmode_plugin.lint.nodes import child_nodes, is_main_guard, own_nodes, subnodes
 
 __all__ = ["unreachable_lines"]
 
@@ -141,7 +141,7 @@ def _leave_out_unnamed_functions_of_a_script(
     == "__main__":``) that nothing names: not a name of its file, not a word of a string of it, not a word of any
     other file of the project. Nothing may run such a function, unless the file reaches its names another way
     (``globals()``, ``getattr``, ``fire``, ...): then none is left out."""
-    if not any(isinstance(statement, ast.If) and _is_main_test(statement.test) for statement in tree.body):
+    if not any(isinstance(statement, ast.If) and is_main_guard(statement.test) for statement in tree.body):
         return
     named: set[str] = set()
     words: set[str] = set()
@@ -168,16 +168,6 @@ def _leave_out_unnamed_functions_of_a_script(
         ):
             continue
         lines.update(range(function.lineno, (function.end_lineno or function.lineno) + 1))
-
-
-def _is_main_test(test: ast.expr) -> bool:
-    """Whether an ``if`` test is ``__name__ == "__main__"`` (either way round)."""
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
-        return False
-    sides = [test.left, test.comparators[0]]
-    return any(isinstance(side, ast.Name) and side.id == "__name__" for side in sides) and any(
-        isinstance(side, ast.Constant) and side.value == "__main__" for side in sides
-    )
 
 
 def _leave_out(statements: list[ast.stmt], lines: set[int]) -> None:

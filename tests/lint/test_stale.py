@@ -215,6 +215,17 @@ def test_a_module_that_only_a_newer_python_than_this_one_parses_is_not_known_to_
     assert [Path(path).as_posix() for path, _, _ in result.stale] == ["scripts/new.py"]
 
 
+def test_a_package_whose_init_does_not_parse_fails_when_imported_whole(tmp_path: Path) -> None:
+    files = {
+        "brokenpkg/__init__.py": "def f(:\n    pass\n",
+        "scripts/old.py": SCRIPT.format(imports="import brokenpkg"),
+    }
+    result = _lint(tmp_path, files)
+    assert [(Path(path).as_posix(), why) for path, why, _ in result.stale] == [
+        ("scripts/old.py", "line 1 imports `brokenpkg`, whose file `brokenpkg/__init__.py` cannot be parsed")
+    ]
+
+
 def test_the_command_line_names_the_file_and_the_import_and_passes(tmp_path: Path) -> None:
     _lint(tmp_path, {"scripts/old.py": SCRIPT.format(imports="from data.loader import Loader")})
     (tmp_path / "data" / "broken.py").unlink()

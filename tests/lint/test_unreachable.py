@@ -272,8 +272,12 @@ def _script_findings(tmp_path: Path, files: dict[str, str]) -> list[tuple[str, s
     return [(Path(f.path).as_posix(), f.code) for f in lint_from(tmp_path).findings]
 
 
-def test_a_function_of_a_script_that_nothing_names_never_runs_nor_what_only_it_calls(tmp_path: Path) -> None:
-    assert _script_findings(tmp_path, {"train.py": SCRIPT}) == []
+@pytest.mark.parametrize("guard", ['if __name__ == "__main__":', 'if "__main__" == __name__:'])
+def test_a_function_of_a_script_that_nothing_names_never_runs_nor_what_only_it_calls(
+    tmp_path: Path, guard: str
+) -> None:
+    script = SCRIPT.replace('if __name__ == "__main__":', guard)
+    assert _script_findings(tmp_path, {"train.py": script}) == []
 
 
 NAMED = {
@@ -282,6 +286,7 @@ NAMED = {
         "    train(model, torch.ones(2))\n    evaluate(model, 1)\n",
     ),
     "no `__main__` block (a module: its functions are its API)": ('if __name__ == "__main__":\n', "if True:\n"),
+    "a test that is no `__main__` block": ('if __name__ == "__main__":\n', 'if __name__ != "__main__":\n'),
     "decorated (a decorator may register it)": ("def evaluate(", "@register\ndef evaluate("),
     "named in a string of the file": ("import torch\n", "import torch\nCOMMANDS = ['evaluate']\n"),
     "reached through `globals()`": (
