@@ -113,14 +113,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path, reason in result.unparsable:
         sys.stderr.write(f"gradmode-lint: {path}: skipped, {reason}\n")
     for path, reason, count in result.stale:
-        sys.stderr.write(
-            f"gradmode-lint: {path}: {count} finding(s) left out, the file cannot be imported: {reason}; "
-            "fix the import to have it checked\n"
-        )
+        sys.stderr.write(f"gradmode-lint: {path}: {count} finding(s) left out, {reason}\n")
     if args.format == "text":
         skipped = f", {len(result.unparsable)} not checked" if result.unparsable else ""
         if result.stale:
-            skipped += f", {len(result.stale)} left out (cannot be imported)"
+            skipped += f", {len(result.stale)} left out (cannot run as written)"
         sys.stderr.write(
             f"gradmode-lint: {len(result.findings)} finding(s) in {len({f.path for f in result.findings})} "
             f"file(s), {result.files - len(result.unparsable)} file(s) checked{skipped}\n"

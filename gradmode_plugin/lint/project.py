@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from gradmode_plugin.lint.calls import FREE, OFF, CallIndex, Def, constructions
 from gradmode_plugin.lint.grad import grad_off_when_run, turns_grad_back_on
 from gradmode_plugin.lint.names import ImportTable, dotted_parts, names_a_module
-from gradmode_plugin.lint.stale import StaleImports
+from gradmode_plugin.lint.stale import StaleImports, written_for_old_pytorch
 from gradmode_plugin.lint.testcode import is_test_path
 from gradmode_plugin.lint.walk import LIGHTNING_EVAL_STEPS, grad_set_by
 
@@ -87,13 +87,19 @@ class Project:
             self._paths = (*self._given, *more)
         return self._paths
 
-    def cannot_import(self, path: str, source: bytes) -> str | None:
-        """Why the file at ``path`` (its ``source``) cannot be imported, where the project's files show it (a module
-        it imports at its top level moved, does not define the name, or does not parse):
-        :mod:`gradmode_plugin.lint.stale`."""
+    def cannot_run(self, path: str, source: bytes) -> str | None:
+        """Why the file at ``path`` (its ``source``) cannot run as written today, with what to change, where the
+        project's files show it (a module it imports at its top level moved, does not define the name, or does not
+        parse) or the file itself does (``loss.data[0]``): :mod:`gradmode_plugin.lint.stale`."""
         if self._stale is None:
             self._stale = StaleImports(self.paths)
-        return self._stale.reason(path, source)
+        why = self._stale.reason(path, source)
+        if why is not None:
+            return f"the file cannot be imported: {why}; fix the import to have it checked"
+        why = written_for_old_pytorch(path, source)
+        if why is not None:
+            return f"the file stops on today's PyTorch: {why}; read the loss with `.item()` to have it checked"
+        return None
 
     def grad_where_called(self, name: str, path: str, function: bool = True) -> int:
         """``OFF`` where files other than ``path`` call ``name`` and each call runs with gradients off, else

@@ -36,8 +36,9 @@ from gradmode_plugin.lint.triggers import may_find
 class LintResult:
     """What a run found: findings (sorted, ``noqa`` applied; a file that does not parse is a ``GM999`` finding),
     how many files were checked, those that could not be checked (path, reason): unreadable, or in the syntax
-    of a newer Python that their project requires, and those whose findings are left out because the file cannot be
-    imported (path, reason, how many findings): a module-level import the project's files show to fail."""
+    of a newer Python that their project requires, and those whose findings are left out because the file cannot run
+    as written today (path, reason, how many findings): a module-level import the project's files show to fail, or
+    a loss read as PyTorch 0.4 and older allowed (``loss.data[0]``)."""
 
     findings: list[Finding] = dataclasses.field(default_factory=list)
     files: int = 0
@@ -202,7 +203,7 @@ def _lint_files(
                 if not (finding.line <= len(lines) and suppressed(lines[finding.line - 1], finding.code))
             ]
         # only a file with findings is read for its imports: the rest cost nothing
-        stale = project.cannot_import(path, source) if findings and findings[0].code != UNPARSABLE else None
+        stale = project.cannot_run(path, source) if findings and findings[0].code != UNPARSABLE else None
         if stale is not None:
             result.stale.append((path, stale, len(findings)))
         else:

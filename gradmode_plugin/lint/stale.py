@@ -29,6 +29,13 @@ removed in SciPy 1.3; ``torch.utils.ffi``, removed in PyTorch 1.0; ``from sklear
 scikit-learn 0.23), unless the project states an older Python (``requires-python``, ``python_requires``), where an
 older release may install.
 
+A file written for PyTorch 0.4 or older counts too, where it indexes the ``.data`` of a loss, a 0-dim tensor
+(``loss.data[0]``, PyTorch 0.3's way to read one; an ``IndexError`` since PyTorch 1.0): today it stops there, and on
+the PyTorch it was written for, ``Variable(x, volatile=True)`` still turned gradients off. The loss is what
+unreachable.py takes as one (a ``torch.nn`` loss, or a call of a ``criterion``/``loss_fn`` the file neither builds
+nor defines), read anywhere in the file. Not where the project states an older Python than 3.10, where such a
+PyTorch may install (``python_requires=">=3.6"``).
+
 Imports inside ``try``, ``if`` or a function are not read (their failure may be handled), nor ``from . import x``,
 nor a module that is no folder of the project (``import eval_metrics``: a folder put on ``sys.path`` may hold it).
 
@@ -56,8 +63,10 @@ from pathlib import Path
 from typing import Final
 
 from gradmode_plugin.lint.config import required_python
+from gradmode_plugin.lint.names import ImportTable
+from gradmode_plugin.lint.unreachable import zero_dim_loss_read
 
-__all__ = ["StaleImports"]
+__all__ = ["StaleImports", "written_for_old_pytorch"]
 
 #: What every module has without binding it (``from .models import __dict__`` reads the module's namespace).
 _IMPLICIT: Final = frozenset(
@@ -318,6 +327,31 @@ def _stated_python(folder: Path) -> tuple[int, int] | None:
             if match is not None:
                 return (3, int(match[1]))
     return None
+
+
+def written_for_old_pytorch(path: str, source: bytes) -> str | None:
+    """Where a file indexes a 0-dim loss (``loss.data[0]``), written for PyTorch 0.4 or older, as the reason says it;
+    None where it does not, or where its project states an older Python than 3.10 (such a PyTorch may install)."""
+    if b".data[" not in source:
+        return None
+    try:
+        tree = ast.parse(source, filename=path)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    imports = ImportTable()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            imports.add(node)
+    read = zero_dim_loss_read(tree, imports.qualname)
+    if read is None:
+        return None
+    floor = _stated_python(Path(os.path.dirname(os.path.abspath(path))))
+    if floor is not None and floor < _PYTHON_LINTED:
+        return None
+    return (
+        f"line {read.lineno} reads `{ast.unparse(read)}`, which indexes a loss, a 0-dim tensor: written for PyTorch "
+        "0.4 or older, it raises IndexError since 1.0"
+    )
 
 
 def _removed(stmt: ast.Import | ast.ImportFrom, module: str, older_python: bool = False) -> str | None:

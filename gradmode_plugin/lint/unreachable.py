@@ -3,12 +3,12 @@
 A statement raises each time it runs where it unpacks a call's result into a number of names that no ``return`` of the
 called function gives (``scores, logits, states = model(x)`` where the model's ``forward`` now returns four values:
 ``ValueError``), or where it indexes the ``.data`` of a loss that is a 0-dim tensor (``loss.data[0]``, written for
-PyTorch 0.3, whose losses had one element: ``IndexError`` since 0.4). What it holds and what follows it in its block
-never runs. A function of the file raises when it is run where its body, or the body of a ``for`` loop at its top
-level (a loop over batches, taken to run at least once), holds such a statement at that level with no ``return``,
-``break`` or ``continue`` before it; what follows a call of it in the caller's block never runs either (``train(epoch)``
-before ``test()`` in an epoch loop). A function of the file that no other file of the run names, whose every mention in
-the file is in code that never runs, never runs.
+PyTorch 0.3, whose losses had one element: ``IndexError`` since 1.0, a warning in 0.4). What it holds and what follows
+it in its block never runs. A function of the file raises when it is run where its body, or the body of a ``for`` loop
+at its top level (a loop over batches, taken to run at least once), holds such a statement at that level with no
+``return``, ``break`` or ``continue`` before it; what follows a call of it in the caller's block never runs either
+(``train(epoch)`` before ``test()`` in an epoch loop). A function of the file that no other file of the run names, whose
+every mention in the file is in code that never runs, never runs.
 
 For the unpack, only what the file shows counts, so that nothing is left out on a guess:
 
@@ -21,8 +21,9 @@ For the unpack, only what the file shows counts, so that nothing is left out on 
 
 For the index, the loss is a name every assignment of which in its function is a call of a loss of ``torch.nn``
 (``F.cross_entropy(...)``, or ``criterion(...)`` where every assignment of ``criterion`` or ``self.criterion`` in the
-file builds an ``nn.CrossEntropyLoss(...)``), or such a call itself, with neither ``reduction`` nor ``reduce`` given,
-and no more positional arguments than come before them.
+file builds an ``nn.CrossEntropyLoss(...)``, or a call of a name holding ``loss`` or ``criterion`` that the file
+neither assigns, imports nor defines: a loss handed in), or such a call itself, with neither ``reduction`` nor
+``reduce`` given, and no more positional arguments than come before them.
 
 A forward before the statement in a loop's body runs once before the loop raises, and is kept; so is code after the
 block (a loop that never runs, or a branch without the statement, can reach it).
@@ -52,7 +53,7 @@ from collections.abc import Callable
 from gradmode_plugin.lint.names import classes_built, dotted_parts, last_name
 from gradmode_plugin.lint.nodes import child_nodes, is_main_guard, own_nodes, subnodes
 
-__all__ = ["unreachable_lines"]
+__all__ = ["unreachable_lines", "zero_dim_loss_read"]
 
 _Function = ast.FunctionDef | ast.AsyncFunctionDef
 _BLOCK_FIELDS = ("body", "orelse")
@@ -108,7 +109,7 @@ def unreachable_lines(
         zero_dim = losses.names_in(own_nodes(function))
 
         def raises(statement: ast.stmt, owner: ast.ClassDef | None = owner, zero_dim: set[str] = zero_dim) -> bool:
-            return _raises_on_unpack(statement, owner, callee) or losses.indexed(statement, zero_dim)
+            return _raises_on_unpack(statement, owner, callee) or losses.indexed(statement, zero_dim) is not None
 
         own_blocks = _blocks(function.body)
         blocks += own_blocks
@@ -128,6 +129,36 @@ def unreachable_lines(
     _leave_out_unnamed_functions_of_a_script(tree, functions, every, lines, written_elsewhere)
     _leave_out_functions_only_dead_code_names(functions, every, lines, named_elsewhere)
     return lines
+
+
+def zero_dim_loss_read(tree: ast.Module, qualname: Callable[[ast.expr], str | None]) -> ast.Subscript | None:
+    """The first place in the file (by line) that indexes the ``.data`` of a 0-dim loss (``loss.data[0]``), in any
+    function or at the top level; None where there is none."""
+    every = subnodes(tree)
+    losses = _Losses(every, qualname)
+    scopes: list[tuple[list[ast.AST], set[str]]] = [(_module_nodes(tree), set())]
+    scopes += [(nodes, losses.names_in(nodes)) for nodes in (own_nodes(function) for _, function in _functions(tree))]
+    reads = [
+        read
+        for nodes, zero_dim in scopes
+        for node in nodes
+        if isinstance(node, ast.stmt)
+        for read in [losses.indexed(node, zero_dim)]
+        if read is not None
+    ]
+    return min(reads, key=lambda read: (read.lineno, read.col_offset), default=None)
+
+
+def _module_nodes(tree: ast.Module) -> list[ast.AST]:
+    """The nodes of a module's top level, not those of its functions and classes."""
+    found: list[ast.AST] = []
+    stack: list[ast.AST] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            stack.extend(child_nodes(node))
+    return found
 
 
 def _leave_out_unnamed_functions_of_a_script(
@@ -242,12 +273,18 @@ def _calls(statement: ast.stmt, names: set[str]) -> bool:
 
 
 class _Losses:
-    """The losses of ``torch.nn`` a file computes: which calls give a 0-dim tensor, and which names hold one."""
+    """The losses a file computes: which calls give a 0-dim tensor, and which names hold one."""
 
     def __init__(self, every: list[ast.AST], qualname: Callable[[ast.expr], str | None]) -> None:
         self._qualname = qualname
         built: dict[str, bool] = {}  # a name or attribute: whether every assignment of it builds a reducing loss
+        #: names the file defines a function or class of, or imports: what calling one gives is not known by its name
+        self._defined = {
+            node.name for node in every if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        }
         for node in every:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                self._defined.update((alias.asname or alias.name).partition(".")[0] for alias in node.names)
             if not isinstance(node, ast.Assign):
                 continue
             for target in node.targets:
@@ -261,6 +298,7 @@ class _Losses:
                 if key is not None:
                     built[key] = built.get(key, True) and self._builds_loss(node.value)
         self._criteria = {key for key, always in built.items() if always}
+        self._assigned = set(built)
 
     def _builds_loss(self, value: ast.expr) -> bool:
         """``nn.CrossEntropyLoss(...)`` and the like, reducing to one value."""
@@ -283,7 +321,13 @@ class _Losses:
         if isinstance(value.func, ast.Call):
             return self._builds_loss(value.func)  # `nn.MSELoss()(x, y)`
         key = last_name(value.func)
-        return key is not None and key in self._criteria and _reduces(value, positional=None)
+        if key is None or not _reduces(value, positional=None):
+            return False
+        if key in self._criteria:
+            return True
+        # a loss handed in (`def train(model, criterion)`, `self.loss_fn` built elsewhere): one value unless told
+        # otherwise, which a call of it would say; one the file builds or defines is judged by what it is
+        return key not in self._assigned and key not in self._defined and _NAMES_A_LOSS.search(key) is not None
 
     def names_in(self, nodes: list[ast.AST]) -> set[str]:
         """The names that hold a 0-dim loss wherever they are read: every assignment of each gives one."""
@@ -301,10 +345,10 @@ class _Losses:
                 losses[node.targets[0].id] = losses.get(node.targets[0].id, 0) + 1
         return {name for name, count in losses.items() if stores.get(name) == count}
 
-    def indexed(self, statement: ast.stmt, zero_dim: set[str]) -> bool:
-        """Whether a simple statement indexes the ``.data`` of a 0-dim loss (``loss.data[0]``)."""
+    def indexed(self, statement: ast.stmt, zero_dim: set[str]) -> ast.Subscript | None:
+        """Where a simple statement indexes the ``.data`` of a 0-dim loss (``loss.data[0]``), else None."""
         if not isinstance(statement, (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return)):
-            return False
+            return None
         for node in subnodes(statement):
             if (
                 isinstance(node, ast.Subscript)
@@ -315,9 +359,12 @@ class _Losses:
             ):
                 held = node.value.value
                 if (isinstance(held, ast.Name) and held.id in zero_dim) or self._gives_0_dim(held):
-                    return True
-        return False
+                    return node
+        return None
 
+
+#: The name of a loss or criterion (``criterion``, ``loss_fn``, ``self.mse_loss``).
+_NAMES_A_LOSS = re.compile(r"(?i)loss|criterion")
 
 #: The losses of ``torch.nn.functional`` that reduce to one value unless told not to.
 _FUNCTIONAL_LOSSES = frozenset(

@@ -118,7 +118,7 @@ def test_the_findings_of_a_file_that_cannot_be_imported_are_left_out_and_named(t
     result = _lint(tmp_path, {"scripts/old.py": SCRIPT.format(imports=line)})
     assert [(Path(f.path).as_posix(), f.code) for f in result.findings] == [("data/broken.py", "GM999")]
     assert [(Path(path).as_posix(), count) for path, _, count in result.stale] == [("scripts/old.py", 1)]
-    assert result.stale[0][1].startswith("line 1 ") and reason in result.stale[0][1]
+    assert result.stale[0][1].startswith("the file cannot be imported: line 1 ") and reason in result.stale[0][1]
 
 
 STILL_REPORTED = {
@@ -222,7 +222,11 @@ def test_a_package_whose_init_does_not_parse_fails_when_imported_whole(tmp_path:
     }
     result = _lint(tmp_path, files)
     assert [(Path(path).as_posix(), why) for path, why, _ in result.stale] == [
-        ("scripts/old.py", "line 1 imports `brokenpkg`, whose file `brokenpkg/__init__.py` cannot be parsed")
+        (
+            "scripts/old.py",
+            "the file cannot be imported: line 1 imports `brokenpkg`, whose file `brokenpkg/__init__.py` cannot be "
+            "parsed; fix the import to have it checked",
+        )
     ]
 
 
@@ -236,7 +240,7 @@ def test_the_command_line_names_the_file_and_the_import_and_passes(tmp_path: Pat
         "`data.loader`, which the project does not have (it has a `loader` elsewhere: moved?); fix the import to "
         "have it checked" in run.stderr
     )
-    assert "1 left out (cannot be imported)" in run.stderr
+    assert "1 left out (cannot run as written)" in run.stderr
 
 
 def test_several_processes_leave_out_the_same_files(tmp_path: Path) -> None:
@@ -245,3 +249,85 @@ def test_several_processes_leave_out_the_same_files(tmp_path: Path) -> None:
     together = lint_from(tmp_path, jobs=2)
     assert len(alone.stale) == 120
     assert together.stale == alone.stale and together.findings == alone.findings
+
+
+#: A PyTorch 0.3 script: it reads a loss with `.data[0]`, an IndexError since PyTorch 1.0, and its evaluation records
+#: a graph (GM501 at line 13).
+OLD_PYTORCH = """\
+import torch
+import torch.nn.functional as F
+
+
+def train(model, loader, criterion):
+    for data, target in loader:
+        loss = criterion(model(data), target)
+        loss.backward()
+        print(loss.data[0])
+
+
+model.eval()
+model(torch.ones(1))
+"""
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        pytest.param("", "", id="a criterion handed in"),
+        pytest.param("print(loss.data[0])", "print(self.loss_fn(model(data), target).data[0])", id="a loss_fn"),
+        pytest.param("print(loss.data[0])", "print(F.nll_loss(model(data), target).data[0])", id="a torch loss"),
+        pytest.param("import torch\n", "import torch\nfrom torch import nn\ncriterion = nn.MSELoss()\n", id="built"),
+    ],
+)
+def test_a_file_that_indexes_a_loss_as_pytorch_0_3_did_is_left_out_and_named(
+    tmp_path: Path, old: str, new: str
+) -> None:
+    source = OLD_PYTORCH.replace(old, new)
+    result = _lint(tmp_path, {"scripts/old.py": source})
+    assert [f for f in result.findings if f.code != "GM999"] == []  # the project's data/broken.py aside
+    line = next(number for number, text in enumerate(source.splitlines(), 1) if ".data[0]" in text)
+    [(path, why, count)] = result.stale
+    assert (Path(path).as_posix(), count) == ("scripts/old.py", 1)
+    assert why.startswith(f"the file stops on today's PyTorch: line {line} reads `")
+    assert why.endswith("raises IndexError since 1.0; read the loss with `.item()` to have it checked")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        pytest.param("loss.data[0]", "loss.item()", id="read with item"),
+        pytest.param("print(loss.data[0])", "print(model(data).data[0])", id="an output, no loss"),
+        pytest.param(
+            "import torch\n",
+            "import torch\nfrom torch import nn\ncriterion = nn.CrossEntropyLoss(reduction='none')\n",
+            id="a criterion the file builds per sample",
+        ),
+        pytest.param("target)\n", "target, reduction='none')\n", id="a loss per sample"),
+        pytest.param("import torch\n", "import torch\nfrom losses import criterion\n", id="a criterion imported"),
+        pytest.param("\n\nmodel.eval()", "\n\ndef criterion(x, y):\n    return x\n\n\nmodel.eval()", id="defined"),
+    ],
+)
+def test_a_file_that_may_run_on_todays_pytorch_is_checked(tmp_path: Path, old: str, new: str) -> None:
+    source = OLD_PYTORCH.replace(old, new)
+    assert source != OLD_PYTORCH
+    result = _lint(tmp_path, {"scripts/new.py": source})
+    assert [(Path(f.path).as_posix(), f.code) for f in result.findings if f.code != "GM999"] == [
+        ("scripts/new.py", "GM501")
+    ]
+    assert result.stale == []
+
+
+def test_a_project_stating_an_older_python_may_install_an_older_pytorch(tmp_path: Path) -> None:
+    files = {"scripts/old.py": OLD_PYTORCH, "setup.py": "setup(python_requires='>=3.6')\n"}
+    assert [f.code for f in _lint(tmp_path, files).findings if f.code != "GM999"] == ["GM501"]
+
+
+def test_the_command_line_names_the_read_and_the_way_out(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"old.py": OLD_PYTORCH})
+    run = run_lint(tmp_path, ".")
+    assert run.returncode == 0, run.stderr
+    assert (
+        "old.py: 1 finding(s) left out, the file stops on today's PyTorch: line 9 reads `loss.data[0]`, which indexes "
+        "a loss, a 0-dim tensor: written for PyTorch 0.4 or older, it raises IndexError since 1.0; read the loss with "
+        "`.item()` to have it checked" in run.stderr
+    )

@@ -123,7 +123,7 @@ def test_a_class_of_another_file_is_found_through_the_run() -> None:
     assert unreachable_lines(tree, lambda name: other if name == "Net" else None) == {2}
 
 
-#: A PyTorch 0.3 script: its training loop reads ``loss.data[0]`` (``IndexError`` on a 0-dim loss since 0.4) before
+#: A PyTorch 0.3 script: its training loop reads ``loss.data[0]`` (``IndexError`` on a 0-dim loss since 1.0) before
 #: the evaluation is ever called, so the evaluation, with its forward after ``eval()`` and gradients on, never runs.
 LEGACY = """
 import torch
