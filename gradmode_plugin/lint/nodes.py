@@ -46,9 +46,9 @@ def subnodes(node: ast.AST) -> list[ast.AST]:
     return nodes
 
 
-def own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]:
-    """The nodes of a function's body, not those of the functions, lambdas and classes it defines (their own
-    nodes are listed, not what is under them)."""
+def own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Module) -> list[ast.AST]:
+    """The nodes of a function's body (or a module's top level), not those of the functions, lambdas and classes it
+    defines (their own nodes are listed, not what is under them)."""
     found: list[ast.AST] = []
     stack: list[ast.AST] = list(function.body)
     while stack:

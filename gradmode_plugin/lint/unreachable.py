@@ -136,29 +136,17 @@ def zero_dim_loss_read(tree: ast.Module, qualname: Callable[[ast.expr], str | No
     function or at the top level; None where there is none."""
     every = subnodes(tree)
     losses = _Losses(every, qualname)
-    scopes: list[tuple[list[ast.AST], set[str]]] = [(_module_nodes(tree), set())]
-    scopes += [(nodes, losses.names_in(nodes)) for nodes in (own_nodes(function) for _, function in _functions(tree))]
+    scopes = [own_nodes(tree), *(own_nodes(function) for _, function in _functions(tree))]
     reads = [
         read
-        for nodes, zero_dim in scopes
+        for nodes in scopes
+        for zero_dim in [losses.names_in(nodes)]
         for node in nodes
         if isinstance(node, ast.stmt)
         for read in [losses.indexed(node, zero_dim)]
         if read is not None
     ]
     return min(reads, key=lambda read: (read.lineno, read.col_offset), default=None)
-
-
-def _module_nodes(tree: ast.Module) -> list[ast.AST]:
-    """The nodes of a module's top level, not those of its functions and classes."""
-    found: list[ast.AST] = []
-    stack: list[ast.AST] = list(tree.body)
-    while stack:
-        node = stack.pop()
-        found.append(node)
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            stack.extend(child_nodes(node))
-    return found
 
 
 def _leave_out_unnamed_functions_of_a_script(

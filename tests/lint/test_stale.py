@@ -277,6 +277,11 @@ model(torch.ones(1))
         pytest.param("print(loss.data[0])", "print(self.loss_fn(model(data), target).data[0])", id="a loss_fn"),
         pytest.param("print(loss.data[0])", "print(F.nll_loss(model(data), target).data[0])", id="a torch loss"),
         pytest.param("import torch\n", "import torch\nfrom torch import nn\ncriterion = nn.MSELoss()\n", id="built"),
+        pytest.param(
+            "loss.data[0])\n\n\nmodel.eval()",
+            "loss.item())\n\n\nloss = F.mse_loss(model(x), y)\nprint(loss.data[0])\nmodel.eval()",
+            id="top level",
+        ),
     ],
 )
 def test_a_file_that_indexes_a_loss_as_pytorch_0_3_did_is_left_out_and_named(
