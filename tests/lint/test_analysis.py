@@ -173,6 +173,36 @@ BUGS: dict[str, str] = {
         class Callback:
             def on_validation_batch_start(self, *args):
                 torch.autograd.set_grad_enabled(True)  # expect: GM401
+
+
+        def log_without_gradients(path):
+            with open(path) as file:  # no grad-mode context: nothing puts the mode back
+                torch.set_grad_enabled(False)  # expect: GM401
+                file.write("off")
+
+
+        def embed(model, items):
+            with torch.no_grad():  # its exit puts back the mode found on entry
+                torch.set_grad_enabled(False)
+                return model(items)
+
+
+        @torch.inference_mode()
+        def embed_all(model, items):
+            torch.set_grad_enabled(False)
+            return model(items)
+
+
+        def step(model, batch, train):
+            with torch.set_grad_enabled(train):
+                torch.set_grad_enabled(True)
+                return model(batch)
+
+
+        def perturb(model, x):
+            with torch.enable_grad():
+                torch.set_grad_enabled(False)
+                return model(x)
         """,
     "gm402_inert_call.py": """
         import torch
