@@ -100,6 +100,8 @@ def lint_rules_table() -> str:
             kinds = (kind,) if kind else ()
         texts = (getattr(rule, field, None) for field, _ in columns)
         cells = [f"`{rule.code}`", *(_cell(text if isinstance(text, str) else None) for text in texts), _codes(kinds)]
+        if getattr(rule, "opt_in", False) and len(cells) > 2:
+            cells[1] = f"(opt-in) {cells[1]}"  # checked only where `select` names it
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)
 

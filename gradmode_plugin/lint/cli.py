@@ -16,7 +16,7 @@ from gradmode_plugin.lint.config import KEYS, TABLE, ConfigError, load_settings
 from gradmode_plugin.lint.files import SKIPPED_FOLDERS, python_files
 from gradmode_plugin.lint.output import FORMATS, render
 from gradmode_plugin.lint.project import Project
-from gradmode_plugin.lint.rules import RULES, select_codes
+from gradmode_plugin.lint.rules import RULES, Rule, select_codes
 from gradmode_plugin.lint.runner import MIN_FILES_PER_JOB, lint_files, usable_cpus
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -48,7 +48,12 @@ def _parser() -> argparse.ArgumentParser:
         f"{', '.join(sorted(SKIPPED_FOLDERS))}. Silence one line with '# noqa: GM101'.",
     )
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files and folders to check (default: .)")
-    parser.add_argument("--select", type=_codes, metavar="CODES", help="codes or prefixes to check, e.g. GM1,GM201")
+    parser.add_argument(
+        "--select",
+        type=_codes,
+        metavar="CODES",
+        help="codes or prefixes to check, e.g. GM1,GM201 (default: every rule but the opt-in GM401)",
+    )
     parser.add_argument("--ignore", type=_codes, default=[], metavar="CODES", help="codes or prefixes not to check")
     parser.add_argument("--format", choices=sorted(FORMATS), default="text", help="output format (default: text)")
     parser.add_argument("--config", type=Path, metavar="PYPROJECT", help="the pyproject.toml to read settings from")
@@ -76,7 +81,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _list_rules() -> str:
-    return "".join(f"{rule.code}  {rule.kind or '-':<13} {rule.what}\n" for rule in RULES)
+    def opt_in(rule: Rule) -> str:
+        return f" (opt-in: --select {rule.code})" if rule.opt_in else ""
+
+    return "".join(f"{rule.code}  {rule.kind or '-':<13} {rule.what}{opt_in(rule)}\n" for rule in RULES)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

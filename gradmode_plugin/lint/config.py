@@ -7,7 +7,7 @@ Example ``pyproject.toml``::
 
     [tool.gradmode-lint]
     select = ["GM"]
-    ignore = ["GM401"]
+    ignore = ["GM104"]
     exclude = ["tests/fixtures", "legacy/*.py"]
     eval-functions = ["evaluate", "run_*_eval"]
     tests = true
@@ -27,7 +27,7 @@ from gradmode_plugin.lint.rules import select_codes
 TABLE: Final = "gradmode-lint"
 #: Every key of the table, and what it holds.
 KEYS: Final[dict[str, str]] = {
-    "select": "rule codes or prefixes to check (default: every rule)",
+    "select": "rule codes or prefixes to check (default: every rule but the opt-in GM401, which naming it selects)",
     "ignore": "rule codes or prefixes not to check",
     "exclude": "paths or glob patterns, relative to the pyproject.toml, not to check",
     "eval-functions": "names (glob patterns) of further evaluation functions, checked like a validation_step",

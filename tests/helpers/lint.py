@@ -72,23 +72,24 @@ def write_tree(root: Path, files: dict[str, str]) -> None:
 
 
 def lint_from(root: Path, jobs: int = 1) -> LintResult:
-    """Every rule over the files under ``root``, run in this process from ``root`` as a user runs it from a
-    project's root (``jobs``: processes, as ``--jobs``)."""
+    """Every rule (the opt-in ones too) over the files under ``root``, run in this process from ``root`` as a user
+    runs it from a project's root (``jobs``: processes, as ``--jobs``)."""
     previous = os.getcwd()
     os.chdir(root)
     try:
-        return lint_files(python_files(["."]), select_codes(), jobs=jobs)
+        return lint_files(python_files(["."]), select_codes(["GM"]), jobs=jobs)
     finally:
         os.chdir(previous)
 
 
 def linted_tree(root: Path, files: dict[str, str]) -> tuple[Path, LintRun]:
-    """``files`` (``{relative path: source}``, dedented) written under ``root``, and the linter run over them."""
+    """``files`` (``{relative path: source}``, dedented) written under ``root``, and the linter run over them with
+    every rule, the opt-in ones too."""
     for name, text in files.items():
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text).lstrip())
-    return root, run_lint(root, ".")
+    return root, run_lint(root, ".", "--select", "GM")
 
 
 #: One epoch function for training and evaluation, its mode chosen by a flag (its bug and look-alike add the calls).

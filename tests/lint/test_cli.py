@@ -80,6 +80,22 @@ def test_list_rules(project: Path) -> None:
     run = run_lint(project, "--list-rules")
     assert run.returncode == 0
     assert "GM101  train_mode" in run.stdout and "GM601  -" in run.stdout
+    assert "instead of a `with` (opt-in: --select GM401)" in run.stdout
+
+
+#: An evaluation that turns gradients off by a statement, which stays off after it returns (GM401, opt-in).
+LEAK = "import torch\n\n\ndef evaluate(model, x):\n    torch.set_grad_enabled(False)\n    return model(x)\n"
+
+
+def test_an_opt_in_rule_runs_only_where_select_names_it(tmp_path: Path) -> None:
+    (tmp_path / "leak.py").write_text(LEAK)
+    run = run_lint(tmp_path, ".")
+    assert run.returncode == 0 and run.findings() == set(), run.stdout
+    for selected in ("GM401", "GM4", "GM"):
+        run = run_lint(tmp_path, ".", "--select", selected)
+        assert run.returncode == 1 and run.findings() == {("leak.py", 5, "GM401")}, selected
+    (tmp_path / "pyproject.toml").write_text('[tool.gradmode-lint]\nselect = ["GM1", "GM401"]\n')
+    assert run_lint(tmp_path, ".").findings() == {("leak.py", 5, "GM401")}
 
 
 def test_json_format(project: Path) -> None:

@@ -49,7 +49,9 @@ def test_rules_for_kind() -> None:
 
 
 def test_select_codes() -> None:
-    assert select_codes() == frozenset(RULES_BY_CODE)
+    assert select_codes() == frozenset(RULES_BY_CODE) - {"GM401"}  # opt-in: named, or no default run has it
+    assert {"GM401", "GM402"} <= select_codes(["GM4"]) and "GM401" in select_codes(["GM"])
+    assert [rule.code for rule in RULES_BY_CODE.values() if rule.opt_in] == ["GM401"]
     assert select_codes(["gm1"], ["GM104"]) == {"GM101", "GM102", "GM103"}
     assert select_codes(["GM"], ["GM"]) == frozenset()
 
