@@ -1925,6 +1925,29 @@ FIRST_CONTACT: Final[dict[int, dict]] = {
             "on in distillation (data-free-continual-learning)",
         ],
     },
+    87: {
+        "commit": "42e70e2",
+        "findings": 20,
+        "true": 10,
+        "intended": 1,
+        "false": 9,
+        "real_instances": 12,
+        "found_by_the_linter": 8,
+        "notes": [
+            "the round: set aside at 981d89b, 8b663cb, aa2a244, bd4062a, ae42ebe, 53c897f, 59fc7e8 and 0297ee9,",
+            "taken at 42e70e2, measured once, alone, with the rules of 42e70e2",
+            "the intended one: an IPython session transcript saved with a .py name (mildlyoverfitted, GM999)",
+            "the false ones: models whose parameters are frozen where they are built (2, mildlyoverfitted);",
+            "`torch.load` of a pickled model under its `weights_only` default (mildlyoverfitted); tests that only",
+            "train their model (2, unit-scaling, GM101); a class nothing builds (argus-tgs-salt, GM101); a dropout",
+            "rate that is 0 and that nothing raises (OLMo's vendored AutoGPTQ, GM104); a Python 3.12 `type`",
+            "statement in a project that states no Python version, linted under 3.11 (twl_spike_yolo, GM999); a",
+            "decoder kept in `eval()` on purpose while a latent code is fitted at test time (DeepSDF, GM503)",
+            "the misses: a VQ encoder kept in `eval()` and run with gradients on in training (2, momask-codes); a",
+            "model's `inference` method called after `eval()` (Reproducibility-Challenge-iFlow); a library's",
+            "attention module that hands its dropout rate to SDPA without checking `training` (unit-scaling)",
+        ],
+    },
 }
 
 
