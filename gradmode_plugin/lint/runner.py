@@ -170,14 +170,13 @@ def _lint_files(
                         )
                     )
                     continue
-                if _newer_f_string(err, source, path):  # valid from Python 3.12 perhaps, for a project that may run it
+                newer_syntax = _python_3_12_syntax(err, source, path)
+                if newer_syntax is not None:  # valid from Python 3.12 perhaps, for a project that may run it
                     result.unparsable.append(
                         (
                             path,
-                            f"{_not_parsed_here(err)}; the f-string there may be one Python 3.12 parses (PEP 701: "
-                            "quotes reused inside the braces, a field over several lines), and its project states no "
-                            "Python version: run gradmode-lint with Python 3.12 or later to check it, or state "
-                            "`requires-python`",
+                            f"{_not_parsed_here(err)}; {newer_syntax}, and its project states no Python version: run "
+                            "gradmode-lint with Python 3.12 or later to check it, or state `requires-python`",
                         )
                     )
                     continue
@@ -225,23 +224,35 @@ def _parses(source: bytes) -> bool:
     return True
 
 
-def _newer_f_string(err: SyntaxError, source: bytes, path: str) -> bool:
-    """Whether a syntax error, under a Python older than 3.12, is in an f-string that 3.12 may parse (PEP 701: its
-    quotes reused inside the braces, a backslash or a comment there, a field over several lines), in a project whose
-    ``pyproject.toml`` states no Python version: which Python it runs on is unknown. A project that allows this
-    Python gets the GM999 its users would meet."""
+def _python_3_12_syntax(err: SyntaxError, source: bytes, path: str) -> str | None:
+    """What Python 3.12 may parse where a syntax error, under an older Python, is at it, in a project whose
+    ``pyproject.toml`` states no Python version (which Python it runs on is unknown): an f-string (PEP 701: its
+    quotes reused inside the braces, a backslash or a comment there, a field over several lines), a ``type``
+    statement or type parameters (PEP 695: ``type Pair = tuple[int, int]``, ``def first[T](xs: list[T])``); None
+    for any other error. A project that allows this Python gets the GM999 its users would meet."""
     if sys.version_info >= (3, 12) or required_python(Path(path).resolve().parent) is not None:
-        return False
+        return None
+    line = b"".join(source.splitlines()[err.lineno - 1 : err.lineno] if err.lineno else []).decode(
+        "utf-8", errors="replace"
+    )
+    pep_701 = (
+        "the f-string there may be one Python 3.12 parses (PEP 701: quotes reused inside the braces, a field over "
+        "several lines)"
+    )
     if err.msg.startswith("f-string"):
-        return True
-    if not err.msg.startswith("unterminated string literal") or not err.lineno or not err.offset:
-        return False
-    line = b"".join(source.splitlines()[err.lineno - 1 : err.lineno]).decode("utf-8", errors="replace")
-    return _F_STRING_START.match(line[err.offset - 1 :]) is not None  # the literal left open is an f-string
+        return pep_701
+    if err.msg.startswith("unterminated string literal") and err.offset:
+        return pep_701 if _F_STRING_START.match(line[err.offset - 1 :]) else None  # the literal left open
+    if _TYPE_PARAMETERS.match(line):
+        return "the `type` statement or type parameters there are Python 3.12's (PEP 695)"
+    return None
 
 
 #: The start of an f-string literal (``f"``, ``rf'``, ``Fr"``...).
 _F_STRING_START: Final = re.compile(r"(?:[rR][fF]|[fF][rR]?)['\"]")
+#: A line that opens with a ``type`` statement (``type Pair = ...``, ``type Box[T] = ...``) or a function or class with
+#: type parameters (``def first[T](...)``, ``class Box[T]:``), which Python parses from 3.12 on.
+_TYPE_PARAMETERS: Final = re.compile(r"\s*(?:type\s+\w+\s*[=\[]|(?:async\s+)?def\s+\w+\s*\[|class\s+\w+\s*\[)")
 
 
 def _newer_python(path: str) -> str | None:

@@ -306,6 +306,26 @@ def test_an_f_string_only_python_3_12_parses_is_told_not_checked_where_no_versio
     assert [(Path(f.path).name, f.code) for f in found.findings] == [("reuse.py", "GM999")]
 
 
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="Python 3.12 parses type statements and parameters (PEP 695)")
+def test_python_3_12_type_parameters_are_told_not_checked_where_no_version_is_stated(tmp_path: Path) -> None:
+    """A ``type`` statement, or a function or class with type parameters, does not parse before Python 3.12: in a
+    project that states no Python version it is told on stderr as not checked (exit 1), not reported as GM999; a
+    line that only looks like one, and a project that allows this Python, keep GM999."""
+    (tmp_path / "alias.py").write_text("import torch\n\ntype Pair = tuple[int, int]\n")
+    (tmp_path / "generic.py").write_text("def first[T](xs: list[T]) -> T:\n    return xs[0]\n")
+    (tmp_path / "box.py").write_text("class Box[T]:\n    pass\n")
+    (tmp_path / "typo.py").write_text("type Pair tuple[int, int]\n")
+    run = run_lint(tmp_path, ".")
+    assert run.findings() == {("typo.py", 1, "GM999")}, run.stdout
+    assert run.returncode == 1
+    for name in ("alias.py", "generic.py", "box.py"):
+        assert f"{name}: skipped, cannot be parsed by Python 3.{sys.version_info[1]}" in run.stderr
+    assert "the `type` statement or type parameters there are Python 3.12's (PEP 695)" in run.stderr
+    (tmp_path / "pyproject.toml").write_text(f'[project]\nname = "p"\nrequires-python = ">=3.{sys.version_info[1]}"\n')
+    every = {("alias.py", 3, "GM999"), ("generic.py", 1, "GM999"), ("box.py", 1, "GM999"), ("typo.py", 1, "GM999")}
+    assert run_lint(tmp_path, ".").findings() == every
+
+
 def test_imports_neither_torch_nor_lightning(project: Path) -> None:
     code = (
         "import runpy, sys; sys.argv = ['gradmode-lint', 'src']\n"
