@@ -136,16 +136,10 @@ def zero_dim_loss_read(tree: ast.Module, qualname: Callable[[ast.expr], str | No
     function or at the top level; None where there is none."""
     every = subnodes(tree)
     losses = _Losses(every, qualname)
-    scopes = [own_nodes(tree), *(own_nodes(function) for _, function in _functions(tree))]
-    reads = [
-        read
-        for nodes in scopes
-        for zero_dim in [losses.names_in(nodes)]
-        for node in nodes
-        if isinstance(node, ast.stmt)
-        for read in [losses.indexed(node, zero_dim)]
-        if read is not None
-    ]
+    reads: list[ast.Subscript] = []
+    for nodes in (own_nodes(tree), *(own_nodes(function) for _, function in _functions(tree))):
+        zero_dim = losses.names_in(nodes)
+        reads += [read for node in nodes if isinstance(node, ast.stmt) and (read := losses.indexed(node, zero_dim))]
     return min(reads, key=lambda read: (read.lineno, read.col_offset), default=None)
 
 

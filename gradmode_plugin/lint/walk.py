@@ -1220,8 +1220,8 @@ class Walk(abc.ABC):
             if qualname in names.GRAD_OFF_CONTEXTS and not (call.args and not is_true(call.args[0])):
                 ctx.scope.inert_grad_calls.append(call)  # `inference_mode(False)` would turn nothing off anyway
             if qualname == names.SET_GRAD_ENABLED:
+                # one inside a grad-mode `with` (or under such a decorator) leaks nothing: the exit puts the mode back
                 if ctx.grad not in (OFF, ON, CHOSEN):
-                    # inside a grad-mode `with` (or under such a decorator), whose exit puts the mode back: no leak
                     ctx.scope.set_grad_statements.append(call)
                 if call.args and isinstance(call.args[0], ast.Constant) and call.args[0].value is False:
                     ctx.scope.grad_off_statement = True
